@@ -1,0 +1,40 @@
+/**
+ * The Answerer seam: composes the final answer from compact facts. Amounts, rates, deadlines and links
+ * always come from the Subsidy records, never from LLM prose. Implementations: template-answerer.ts
+ * (deterministic Japanese) and gemini-answerer.ts (an LLM explanation around the same facts).
+ */
+import type { DataSource, HistoryTurn, SearchConditions, Subsidy } from "../types.ts";
+import type { PlanFocus } from "../planner/planner.ts";
+
+export interface AnswerInput {
+  question: string;
+  /** The subsidies to show, in order (already limited to what should be shown). */
+  subsidies: Subsidy[];
+  /** Total matches (may exceed subsidies.length: "他にN件"). */
+  totalCount: number;
+  conditions: SearchConditions | null;
+  focus: PlanFocus;
+  history: HistoryTurn[];
+  /** Where the data came from (live, or a snapshot and its date). */
+  source: DataSource | null;
+  /** Notes to include briefly, e.g. that Gemini was unavailable or that the search was broadened. */
+  notes: string[];
+  now: Date;
+}
+
+export interface AnswerOutput {
+  text: string;
+  llmCalls: number;
+  promptBytes: number;
+  /** Set when an LLM answerer failed and the template was used instead. */
+  degraded?: string;
+}
+
+export interface Answerer {
+  readonly mode: "gemini" | "offline";
+  /** Composes the answer; may stream text deltas through onDelta. */
+  compose(
+    input: AnswerInput,
+    options?: { onDelta?: (text: string) => void; signal?: AbortSignal },
+  ): Promise<AnswerOutput>;
+}
