@@ -105,7 +105,7 @@ export type Env = z.infer<typeof envSchema>;
 export const configKeys = Object.keys(envSchema.shape) as Array<keyof Env>;
 
 /** Builds the typed, sectioned configuration from an environment. */
-export function buildConfig(env: Env) {
+export function buildConfig(env: Env, rawEnv: Record<string, string | undefined> = {}) {
   return {
     logLevel: env.LOG_LEVEL,
     http: { host: env.HOST, port: env.PORT, apiToken: env.API_TOKEN },
@@ -125,6 +125,8 @@ export function buildConfig(env: Env) {
       idleDisconnectMs: env.MCP_IDLE_DISCONNECT_MS,
       resultMaxChars: env.MCP_RESULT_MAX_CHARS,
       fetchEnabled: env.MCP_FETCH_ENABLED,
+      /** The environment for `${VAR}` substitution in mcp.json and http-api auth headers. */
+      substitutionEnv: rawEnv,
     },
     gemini: env.GOOGLE_API_KEY
       ? {
@@ -208,7 +210,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     });
     throw new ConfigError(`Invalid configuration:\n- ${lines.join("\n- ")}`);
   }
-  return buildConfig(parsed.data);
+  return buildConfig(parsed.data, { ...source });
 }
 
 function isSecretKey(key: string): boolean {
