@@ -1,0 +1,67 @@
+/** Subsidy cards, built from structured Subsidy records (never from LLM prose), text-only DOM. */
+import { daysLeftText } from "./format.js";
+import { safeHref } from "./markdown.js";
+
+/**
+ * @param {string} tag @param {string} [className] @param {string} [text]
+ * @returns {HTMLElement}
+ */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const STATUS_CLASS = { 受付中: "open", 受付前: "soon", 受付終了: "closed" };
+
+/** One card for a Subsidy. @param {any} subsidy @param {number} index 1-based */
+export function subsidyCard(subsidy, index) {
+  const card = el("article", "card");
+  card.setAttribute("aria-label", `${index}件目: ${String(subsidy.title ?? "")}`);
+
+  const head = el("div", "card-head");
+  head.append(el("span", "card-index", String(index)));
+  const title = el("h3", "card-title");
+  const href = typeof subsidy.url === "string" ? safeHref(subsidy.url) : null;
+  if (href) {
+    const a = /** @type {HTMLAnchorElement} */ (el("a", undefined, String(subsidy.title ?? "")));
+    a.href = href;
+    a.target = "_blank";
+    a.rel = "noopener noreferrer";
+    title.append(a);
+  } else {
+    title.textContent = String(subsidy.title ?? "");
+  }
+  head.append(title);
+  const status = String(subsidy.status ?? "不明");
+  head.append(
+    el("span", `badge ${STATUS_CLASS[/** @type {keyof STATUS_CLASS} */ (status)] ?? "unknown"}`, status),
+  );
+  card.append(head);
+
+  const facts = el("dl", "facts");
+  const end = subsidy.end?.jst ? String(subsidy.end.jst) : "公募要領を確認";
+  const left = daysLeftText(subsidy.daysLeft);
+  fact(facts, "上限額", String(subsidy.maxAmountText ?? "公募要領を確認"), "amount");
+  fact(facts, "補助率", subsidy.rate ? String(subsidy.rate) : "公募要領を確認", "rate");
+  fact(
+    facts,
+    "締切",
+    left ? `${end}（${left}）` : end,
+    left && subsidy.daysLeft <= 7 ? "deadline urgent" : "deadline",
+  );
+  fact(facts, "受付状況", status, "status");
+  fact(facts, "対象地域", subsidy.area ? String(subsidy.area) : "—", "area");
+  card.append(facts);
+
+  if (subsidy.summary) card.append(el("p", "card-summary", String(subsidy.summary)));
+  return card;
+}
+
+/** @param {HTMLElement} list @param {string} label @param {string} value @param {string} className */
+function fact(list, label, value, className) {
+  const row = el("div", `fact ${className}`);
+  row.append(el("dt", undefined, label), el("dd", undefined, value));
+  list.append(row);
+}

@@ -1,0 +1,97 @@
+/** Pure text formatting for the page: progress lines, tool rows, data dates (tested in Node). */
+
+const FILTER_LABELS = /** @type {const} */ (["area", "industry", "employees", "purpose"]);
+
+/**
+ * The progress line for one ProgressEvent, or null when it is not shown as a line.
+ * @param {any} event
+ * @returns {string | null}
+ */
+export function progressText(event) {
+  if (!event || typeof event !== "object") return null;
+  switch (event.type) {
+    case "searching": {
+      const keywords = list(event.keywords);
+      const filters = filterText(event.filters);
+      const what = keywords ? `「${keywords}」で検索中` : "検索中";
+      return `🔍${what}${filters ? `（${filters}）` : ""}…`;
+    }
+    case "found": {
+      const count = num(event.count);
+      const shown = num(event.shown);
+      if (count === 0) return "📭 該当する補助金が見つかりませんでした…";
+      const top = shown > 0 && shown < count ? `（上位${shown}件を表示）` : "";
+      return `📋 ${count}件見つかりました${top}…`;
+    }
+    case "retrying": {
+      const keywords = list(event.keywords);
+      const why = typeof event.why === "string" && event.why ? `${event.why}。` : "";
+      return `🔁 ${why}${keywords ? `「${keywords}」で` : ""}再検索します…`;
+    }
+    case "fetching-details":
+      return `📄 ${num(event.count)}件の詳細を取得中…`;
+    case "composing":
+      return "✍️ 回答を作成中…";
+    case "error":
+      return `⚠️ ${typeof event.message === "string" ? event.message : "エラーが発生しました"}`;
+    default:
+      return null;
+  }
+}
+
+/** @param {any} filters */
+function filterText(filters) {
+  if (!filters || typeof filters !== "object") return "";
+  /** @type {string[]} */
+  const parts = [];
+  for (const key of FILTER_LABELS) {
+    if (typeof filters[key] === "string" && filters[key]) parts.push(filters[key]);
+  }
+  if (filters.acceptance === "1") parts.push("受付中のみ");
+  return parts.join("・");
+}
+
+/** @param {unknown} value */
+function list(value) {
+  return Array.isArray(value) ? value.filter((v) => typeof v === "string" && v).join("・") : "";
+}
+
+/** @param {unknown} value */
+function num(value) {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** Compact one-line arguments of a tool call, e.g. `keyword: "IT導入", area: "東京都"`. @param {unknown} args */
+export function argsText(args, max = 160) {
+  if (!args || typeof args !== "object") return "";
+  const text = Object.entries(args)
+    .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+    .join(", ");
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** "123 ms" or "1.2 s". @param {unknown} ms */
+export function durationText(ms) {
+  if (typeof ms !== "number" || !Number.isFinite(ms)) return "";
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** "あと18日" / "本日締切" / "" for a Subsidy's daysLeft. @param {unknown} daysLeft */
+export function daysLeftText(daysLeft) {
+  if (typeof daysLeft !== "number" || daysLeft < 0) return "";
+  return daysLeft === 0 ? "本日締切" : `あと${daysLeft}日`;
+}
+
+/**
+ * The data-date line of a reply, from its subsidies' source (snapshot date or live fetch time).
+ * @param {any} reply
+ */
+export function dataDateText(reply) {
+  const subsidies = Array.isArray(reply?.subsidies) ? reply.subsidies : [];
+  const source = subsidies.find((s) => s?.source)?.source;
+  if (!source) return "";
+  const asOf = typeof source.asOf === "string" ? source.asOf.slice(0, 10) : "";
+  if (source.mode === "snapshot")
+    return asOf ? `${asOf}時点のデータ（スナップショット）` : "スナップショットのデータ";
+  return asOf ? `${asOf}取得のデータ` : "最新のデータ";
+}

@@ -1,0 +1,117 @@
+/** One assistant message: live progress lines, the tool-call panel, the answer, cards and footer. */
+import { el, subsidyCard } from "./cards.js";
+import { argsText, dataDateText, durationText, progressText } from "./format.js";
+import { renderMarkdown } from "./markdown.js";
+
+/** The user's bubble. @param {string} text */
+export function userMessage(text) {
+  const node = el("div", "msg user");
+  node.append(el("span", "visually-hidden", "あなた: "), el("p", "bubble", text));
+  return node;
+}
+
+/** Builds an assistant message and returns the handlers that fill it from the stream. */
+export function assistantMessage() {
+  const root = el("div", "msg bot");
+  root.setAttribute("aria-busy", "true");
+  const progress = el("ul", "progress");
+  progress.setAttribute("aria-live", "polite");
+  progress.setAttribute("aria-label", "進捗");
+  const tools = /** @type {HTMLDetailsElement} */ (el("details", "tools"));
+  tools.open = true;
+  const toolsSummary = el("summary", undefined, "ツール呼び出し");
+  const toolCount = el("span", "tool-count", "");
+  toolsSummary.append(toolCount);
+  const toolList = el("ol", "tool-list");
+  tools.append(toolsSummary, toolList);
+  tools.hidden = true;
+  const answer = el("div", "answer streaming");
+  const cards = el("div", "cards");
+  const footer = el("p", "source");
+  footer.hidden = true;
+  root.append(progress, tools, answer, cards, footer);
+  let userToggled = false;
+  toolsSummary.addEventListener("click", () => {
+    userToggled = true;
+  });
+  let toolTotal = 0;
+
+  return {
+    root,
+    /** @param {any} event */
+    progress(event) {
+      if (event?.type === "answer-delta" && typeof event.text === "string") {
+        answer.append(document.createTextNode(event.text));
+        return;
+      }
+      const text = progressText(event);
+      if (text) progress.append(el("li", `step ${String(event.type)}`, text));
+    },
+    /** A tool call was planned ({phase?, server, tool, args, reason, round}) or finished ({…, isError, durationMs}). @param {any} event */
+    tool(event) {
+      tools.hidden = false;
+      const finished = event?.phase ? event.phase === "finished" : typeof event?.isError === "boolean";
+      if (finished && finishTool(toolList, event)) return;
+      toolTotal += 1;
+      toolCount.textContent = `（${toolTotal}）`;
+      const row = el("li", "tool-row pending");
+      row.dataset.key = `${event?.server}/${event?.tool}`;
+      row.append(
+        el("span", "tool-name", `${String(event?.server ?? "?")} / ${String(event?.tool ?? "?")}`),
+        el("span", "tool-status", "実行中…"),
+        el("span", "tool-ms", ""),
+        el("code", "tool-args", argsText(event?.args)),
+      );
+      if (event?.reason) row.append(el("span", "tool-reason", String(event.reason)));
+      toolList.append(row);
+      // A finished event without its planned one still gets a row.
+      if (finished) finishTool(toolList, event);
+    },
+    /** The final reply: answer from markdown, cards from structured subsidies. @param {any} reply */
+    reply(reply) {
+      answer.classList.remove("streaming");
+      const text = typeof reply?.answer === "string" ? reply.answer : "";
+      if (text) answer.replaceChildren(renderMarkdown(text));
+      const subsidies = Array.isArray(reply?.subsidies) ? reply.subsidies : [];
+      cards.replaceChildren(...subsidies.map((s, i) => subsidyCard(s, i + 1)));
+      const notes = Array.isArray(reply?.notes) ? reply.notes.filter((n) => typeof n === "string") : [];
+      const date = dataDateText(reply);
+      // A note that already names the data date (e.g. "2026-08-22時点のデータです。") replaces ours.
+      const dated = date && notes.some((n) => n.includes(date.slice(0, 10)));
+      footer.textContent = ["出典: Jグランツ", dated ? "" : date, ...notes].filter(Boolean).join("　|　");
+      footer.hidden = false;
+      if (!userToggled) tools.open = false;
+    },
+    /** Shows an error inside this message. @param {string} message */
+    fail(message) {
+      answer.classList.remove("streaming");
+      const box = el("p", "error", message);
+      box.setAttribute("role", "alert");
+      root.append(box);
+      return box;
+    },
+    /** The turn is over (success or not). */
+    finish() {
+      root.removeAttribute("aria-busy");
+      progress.removeAttribute("aria-live");
+      answer.classList.remove("streaming");
+    },
+  };
+}
+
+/** Marks the oldest pending row of the same server/tool as finished. @param {HTMLElement} list @param {any} event */
+function finishTool(list, event) {
+  const key = `${event?.server}/${event?.tool}`;
+  const row = [...list.querySelectorAll("li.pending")].find(
+    (li) => li instanceof HTMLElement && li.dataset.key === key,
+  );
+  if (!(row instanceof HTMLElement)) return false;
+  row.classList.remove("pending");
+  row.classList.add(event.isError ? "failed" : "ok");
+  const status = row.querySelector(".tool-status");
+  if (status) status.textContent = event.isError ? "❌ 失敗" : "✅ 完了";
+  const ms = row.querySelector(".tool-ms");
+  if (ms) ms.textContent = durationText(event.durationMs);
+  if (event.summary) row.append(el("span", "tool-summary", String(event.summary)));
+  return true;
+}
