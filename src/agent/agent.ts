@@ -1,0 +1,227 @@
+/**
+ * The platform-agnostic agent: one turn = lock the thread, load history, run the loop, compose the
+ * answer, remember the turn. Adapters call `handle()`; it always resolves with a Reply the user can read.
+ */
+import type { Answerer, AnswerOutput } from "../answer/answerer.ts";
+import { AppError, describeError } from "../errors.ts";
+import { type Logger, silentLogger } from "../logger.ts";
+import type { Planner } from "../planner/planner.ts";
+import type { AgentLike, HandleOptions, HistoryTurn, ProgressEvent, Reply, ThreadStore, ToolHost, Turn } from "../types.ts";
+import { sortSubsidies } from "./collect.ts";
+import { type AgentLimits, DEFAULT_LIMITS } from "./limits.ts";
+import { clearedReply, errorReply, helpReply, isClearCommand } from "./replies.ts";
+import { type LoopOutput, runLoop } from "./run-turn.ts";
+import { compactResult, dataClock, notesFor } from "./turn-report.ts";
+
+export interface AgentDeps {
+  planner: Planner;
+  /** The offline planner, used when the primary one degrades. */
+  fallbackPlanner: Planner;
+  answerer: Answerer;
+  /** The template answerer, used when the primary one fails. */
+  fallbackAnswerer: Answerer;
+  tools: ToolHost;
+  store: ThreadStore;
+  limits?: Partial<AgentLimits>;
+  logger?: Logger;
+  /** The wall clock (tests inject a fixed one). */
+  clock?: () => Date;
+  /** Observers of planned and finished tool calls (the web chat's streamed display). */
+  onToolEvent?: (event: ToolEvent) => void;
+}
+
+export type ToolEvent =
+  | { phase: "planned"; server: string; tool: string; args: Record<string, unknown>; reason: string; round: number }
+  | { phase: "finished"; server: string; tool: string; isError: boolean; summary: string; durationMs: number };
+
+export interface Agent extends AgentLike {
+  handle(turn: Turn, options?: HandleOptions & { onToolEvent?: (event: ToolEvent) => void }): Promise<Reply>;
+}
+
+const MAX_QUESTION_CHARS = 4000;
+const FAILURE_TEXT = "申し訳ありません。回答の作成中に問題が起きました。少し時間をおいてもう一度お試しください。";
+
+/** Creates the agent from its seams. */
+export function createAgent(deps: AgentDeps): Agent {
+  const limits: AgentLimits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const logger = deps.logger ?? silentLogger;
+  const clock = deps.clock ?? (() => new Date());
+  const mode = deps.planner.mode;
+  const model = deps.planner.model;
+
+  async function handle(
+    turn: Turn,
+    options: HandleOptions & { onToolEvent?: (event: ToolEvent) => void } = {},
+  ): Promise<Reply> {
+    const started = Date.now();
+    const emit = (event: ProgressEvent) => {
+      try {
+        options.onProgress?.(event);
+      } catch (error) {
+        logger.warn({ err: error }, "progress listener failed");
+      }
+    };
+    const text = turn.text.trim().slice(0, MAX_QUESTION_CHARS);
+    if (!text) return helpReply(turn.threadKey, mode, model);
+    let entered = false;
+    try {
+      return await deps.store.withThreadLock(turn.threadKey, async () => {
+        entered = true;
+        if (isClearCommand(text)) {
+          await deps.store.clear(turn.threadKey);
+          return clearedReply(turn.threadKey, mode, model);
+        }
+        return await answer({ ...turn, text }, emit, options, started);
+      });
+    } catch (error) {
+      if (!entered && error instanceof AppError && error.code === "STORE_UNAVAILABLE" && !isClearCommand(text)) {
+        // The store is down: answer anyway (without the lock); the reply says the turn was not saved.
+        logger.error({ err: error, threadKey: turn.threadKey }, "thread lock unavailable; answering unlocked");
+        return answer({ ...turn, text }, emit, options, started).catch(() =>
+          errorReply(turn.threadKey, FAILURE_TEXT, mode, model, Date.now() - started),
+        );
+      }
+      const userMessage = error instanceof AppError ? error.userMessage : undefined;
+      logger.error({ err: error, threadKey: turn.threadKey }, "turn failed");
+      const message = userMessage ?? FAILURE_TEXT;
+      emit({ type: "error", message });
+      return errorReply(turn.threadKey, message, mode, model, Date.now() - started);
+    }
+  }
+
+  async function answer(
+    turn: Turn,
+    emit: (event: ProgressEvent) => void,
+    options: HandleOptions & { onToolEvent?: (event: ToolEvent) => void },
+    started: number,
+  ): Promise<Reply> {
+    const notes: string[] = [];
+    let history: HistoryTurn[] = [];
+    let storeDown = false;
+    try {
+      history = await deps.store.load(turn.threadKey);
+    } catch (error) {
+      storeDown = true;
+      logger.error({ err: error, threadKey: turn.threadKey }, "history could not be loaded");
+      notes.push("会話履歴を読み込めなかったため、前の質問を踏まえずにお答えします。");
+    }
+    const toolEvent = (event: ToolEvent) => {
+      deps.onToolEvent?.(event);
+      options.onToolEvent?.(event);
+    };
+    const tools = await deps.tools.listTools(options.signal).catch((error) => {
+      logger.error({ err: error }, "tool list unavailable");
+      return [];
+    });
+    if (!tools.some((t) => t.name === "search_subsidies")) {
+      const message =
+        "申し訳ありません。補助金データ（Jグランツ）に接続できませんでした。しばらくしてからもう一度お試しください。" +
+        "Jグランツのサイト（https://www.jgrants-portal.go.jp/）で直接検索することもできます。";
+      emit({ type: "error", message });
+      return errorReply(turn.threadKey, message, mode, model, Date.now() - started);
+    }
+
+    let now = clock();
+    const loop: LoopOutput = await runLoop({
+      question: turn.text,
+      history,
+      tools,
+      host: deps.tools,
+      planner: deps.planner,
+      fallbackPlanner: deps.fallbackPlanner,
+      limits,
+      now: () => now,
+      emit,
+      signal: options.signal,
+      onPlanned: (e) => toolEvent({ phase: "planned", ...e }),
+      onToolResult: (r) => {
+        // Deadlines are judged against the data's own clock (a snapshot's date), so the demo stays meaningful.
+        now = dataClock(r, now, clock());
+        const summary = compactResult(r, now).summary;
+        toolEvent({ phase: "finished", server: r.call.server, tool: r.call.tool, isError: r.isError, summary, durationMs: r.durationMs });
+      },
+    });
+
+    const { collected, focus, conditions } = loop;
+    const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
+    const order = focus.kind === "resort" ? focus.order : conditions?.order;
+    const ordered =
+      focus.kind === "detail"
+        ? focus.ids.map((id) => collected.get(id)).filter((s) => s !== undefined)
+        : sortSubsidies(collected.all(), sort, order);
+    const shown = focus.kind === "detail" ? ordered : ordered.slice(0, Math.max(limits.detailTopN, 1));
+    notes.push(...notesFor(loop, collected.source));
+
+    emit({ type: "composing" });
+    const answerInput = {
+      question: turn.text,
+      subsidies: shown,
+      totalCount: focus.kind === "detail" ? shown.length : collected.totalCount,
+      conditions,
+      focus,
+      history,
+      source: collected.source,
+      notes,
+      now,
+    };
+    const useFallback = loop.planner === deps.fallbackPlanner && deps.planner !== deps.fallbackPlanner;
+    const answerer = useFallback ? deps.fallbackAnswerer : deps.answerer;
+    let composed: AnswerOutput;
+    try {
+      composed = await answerer.compose(answerInput, {
+        onDelta: (delta) => emit({ type: "answer-delta", text: delta }),
+        signal: options.signal,
+      });
+    } catch (error) {
+      logger.warn({ err: error }, "answerer failed; using the template");
+      composed = await deps.fallbackAnswerer.compose(answerInput);
+      composed.degraded = describeError(error);
+    }
+
+    let historyNotSaved = storeDown;
+    const record: HistoryTurn = {
+      question: turn.text,
+      answer: composed.text.slice(0, 2000),
+      subsidies: shown.map((s) => ({ id: s.id, title: s.title })),
+      conditions,
+      messageIds: turn.messageId ? [turn.messageId] : undefined,
+      at: clock().toISOString(),
+    };
+    if (!storeDown) {
+      try {
+        await deps.store.append(turn.threadKey, record);
+      } catch (error) {
+        historyNotSaved = true;
+        logger.error({ err: error, threadKey: turn.threadKey }, "turn could not be saved");
+      }
+    }
+    const finalNotes = historyNotSaved ? [...notes, "※この回答は会話履歴に保存できませんでした。"] : notes;
+    const text = historyNotSaved ? `${composed.text}\n\n※この回答は会話履歴に保存できませんでした。` : composed.text;
+    const degraded = loop.degraded ?? composed.degraded;
+    emit({ type: "done" });
+    return {
+      threadKey: turn.threadKey,
+      text,
+      subsidies: shown,
+      totalCount: answerInput.totalCount,
+      conditions,
+      plan: loop.plan,
+      toolResults: loop.results.map((r) => compactResult(r, now)),
+      meta: {
+        mode: loop.planner.mode,
+        model: loop.planner.model,
+        rounds: loop.rounds,
+        llmCalls: loop.llmCalls + composed.llmCalls,
+        toolCalls: loop.results.length,
+        promptBytes: loop.promptBytes + composed.promptBytes,
+        durationMs: Date.now() - started,
+        ...(degraded ? { degraded } : {}),
+        ...(historyNotSaved ? { historyNotSaved } : {}),
+      },
+      kind: "answer",
+      notes: finalNotes,
+    };
+  }
+
+  return { handle };
+}

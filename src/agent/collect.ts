@@ -1,0 +1,97 @@
+/** Gathers subsidies from tool results across rounds: search hits in order, details merged in. */
+import { mergeSubsidy, readDetailResult, readSearchResult } from "../subsidies/index.ts";
+import type { DataSource, SearchConditions, Subsidy, ToolResult } from "../types.ts";
+
+export const SEARCH_TOOL = "search_subsidies";
+export const DETAIL_TOOL = "get_subsidy_detail";
+
+/** The running state of what a turn found. */
+export class Collected {
+  private readonly byId = new Map<string, Subsidy>();
+  private readonly order: string[] = [];
+  /** The largest total reported by one search (searches overlap, so they are not summed). */
+  private maxTotal = 0;
+  source: DataSource | null = null;
+  searchCalls = 0;
+  zeroHitSearches = 0;
+  /** Conditions echoed by the server for the last search (filled in where the plan left gaps). */
+  serverConditions: Partial<SearchConditions> = {};
+
+  /** Adds one tool result; returns how many hits it had (search) or 1 for a detail, 0 otherwise. */
+  add(result: ToolResult, now: Date): number {
+    if (result.isError || result.data === undefined) return 0;
+    if (result.call.tool === SEARCH_TOOL) {
+      const read = readSearchResult(result.data, now);
+      if (!read) return 0;
+      this.searchCalls += 1;
+      this.source = read.source ?? this.source;
+      this.serverConditions = { ...this.serverConditions, ...read.conditions };
+      if (read.totalCount === 0) this.zeroHitSearches += 1;
+      this.maxTotal = Math.max(this.maxTotal, read.totalCount);
+      for (const subsidy of read.subsidies) this.put(subsidy);
+      return read.totalCount;
+    }
+    if (result.call.tool === DETAIL_TOOL) {
+      const detail = readDetailResult(result.data, now);
+      if (!detail) return 0;
+      this.source = this.source ?? detail.source;
+      this.put(detail);
+      return 1;
+    }
+    return 0;
+  }
+
+  private put(subsidy: Subsidy): void {
+    const existing = this.byId.get(subsidy.id);
+    if (!existing) {
+      this.byId.set(subsidy.id, subsidy);
+      this.order.push(subsidy.id);
+      return;
+    }
+    if (subsidy.detailed && !existing.detailed) this.byId.set(subsidy.id, mergeSubsidy(existing, subsidy));
+  }
+
+  /** Every subsidy found, in first-seen order. */
+  all(): Subsidy[] {
+    return this.order.map((id) => this.byId.get(id)!);
+  }
+
+  get(id: string): Subsidy | undefined {
+    return this.byId.get(id);
+  }
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  /** Total matches: at least the distinct hits seen, and at least the largest single total. */
+  get totalCount(): number {
+    return Math.max(this.order.length, this.maxTotal);
+  }
+}
+
+const STATUS_RANK: Record<Subsidy["status"], number> = { 受付中: 0, 受付前: 1, 不明: 2, 受付終了: 3 };
+
+/** Orders merged hits like the API's default: open first, then by deadline (ascending), unknown last. */
+export function sortSubsidies(
+  subsidies: Subsidy[],
+  sort: SearchConditions["sort"] = "acceptance_end_datetime",
+  order: SearchConditions["order"] = "ASC",
+): Subsidy[] {
+  const keyOf = (s: Subsidy): string | undefined =>
+    sort === "acceptance_start_datetime" ? s.start?.iso : sort === "created_date" ? undefined : s.end?.iso;
+  const direction = order === "DESC" ? -1 : 1;
+  return subsidies
+    .map((s, index) => ({ s, index }))
+    .sort((a, b) => {
+      const rank = STATUS_RANK[a.s.status] - STATUS_RANK[b.s.status];
+      if (rank !== 0) return rank;
+      const ka = keyOf(a.s);
+      const kb = keyOf(b.s);
+      if (ka && kb && ka !== kb) return (ka < kb ? -1 : 1) * direction;
+      if (ka && !kb) return -1;
+      if (!ka && kb) return 1;
+      return a.index - b.index;
+    })
+    .map(({ s }) => s);
+}

@@ -1,0 +1,194 @@
+/**
+ * One turn of the plan → execute → evaluate loop. Rules (from the first seed): zero hits → plan again
+ * with other keywords; hits → fetch the details of the top N without asking the LLM; enough → stop.
+ * Limits (rounds, tool calls) end in an answer built from what was found, never in an exception.
+ */
+import { summariseCall } from "../subsidies/index.ts";
+import type { CallSummary, Planner, PlanFocus, PlanStep, RoundSummary } from "../planner/planner.ts";
+import type {
+  HistoryTurn,
+  PlanEntry,
+  ProgressEvent,
+  SearchConditions,
+  ToolCall,
+  ToolHost,
+  ToolInfo,
+  ToolResult,
+} from "../types.ts";
+import { Collected, DETAIL_TOOL, SEARCH_TOOL, sortSubsidies } from "./collect.ts";
+import { callSignature, executeCalls } from "./execute.ts";
+import type { AgentLimits } from "./limits.ts";
+
+export interface LoopInput {
+  question: string;
+  history: HistoryTurn[];
+  tools: ToolInfo[];
+  host: ToolHost;
+  planner: Planner;
+  fallbackPlanner: Planner;
+  limits: AgentLimits;
+  now: () => Date;
+  emit: (event: ProgressEvent) => void;
+  onToolResult?: (result: ToolResult, round: number) => void;
+  onPlanned?: (entry: PlanEntry) => void;
+  signal?: AbortSignal;
+}
+
+export interface LoopOutput {
+  collected: Collected;
+  conditions: SearchConditions | null;
+  focus: PlanFocus;
+  plan: PlanEntry[];
+  results: ToolResult[];
+  rounds: number;
+  llmCalls: number;
+  promptBytes: number;
+  planner: Planner;
+  degraded?: string;
+  /** Why the loop stopped early, when a limit was hit. */
+  limitHit?: "rounds" | "toolCalls";
+}
+
+function filtersOf(args: Record<string, unknown>): Partial<Omit<SearchConditions, "keywords">> {
+  const pick = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
+  const filters = {
+    area: pick("target_area_search"),
+    industry: pick("industry"),
+    employees: pick("target_number_of_employees"),
+    purpose: pick("use_purpose"),
+  };
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as typeof filters;
+}
+
+/** Runs the loop for one question. */
+export async function runLoop(input: LoopInput): Promise<LoopOutput> {
+  const { limits, emit } = input;
+  const collected = new Collected();
+  const seen = new Set<string>();
+  const plan: PlanEntry[] = [];
+  const results: ToolResult[] = [];
+  const rounds: RoundSummary[] = [];
+  let planner = input.planner;
+  let llmCalls = 0;
+  let promptBytes = 0;
+  let degraded: string | undefined;
+  let conditions: SearchConditions | null = null;
+  let focus: PlanFocus = { kind: "search" };
+  let round = 0;
+  let limitHit: LoopOutput["limitHit"];
+  let detailsFetched = false;
+
+  const run = async (calls: ToolCall[], reasonRound: number): Promise<ToolResult[]> => {
+    const room = limits.maxToolCalls - results.length;
+    const fresh = calls.filter((c) => !seen.has(callSignature(c)));
+    const allowed = fresh.slice(0, Math.max(0, room));
+    if (allowed.length < fresh.length) limitHit = "toolCalls";
+    for (const call of allowed) {
+      seen.add(callSignature(call));
+      const entry = { ...call, reason: call.reason ?? "", round: reasonRound };
+      plan.push(entry);
+      input.onPlanned?.(entry);
+    }
+    const out = await executeCalls(input.host, allowed, {
+      concurrency: limits.concurrency,
+      timeoutMs: limits.toolTimeoutMs,
+      signal: input.signal,
+      onResult: (r) => input.onToolResult?.(r, reasonRound),
+    });
+    results.push(...out);
+    const summaries: CallSummary[] = out.map((r) => {
+      collected.add(r, input.now());
+      return summariseCall(r.call, r, input.now());
+    });
+    rounds.push({ round: reasonRound, calls: summaries });
+    return out;
+  };
+
+  while (round < limits.maxRounds) {
+    if (input.signal?.aborted) break;
+    round += 1;
+    let step: PlanStep = await planner.plan(
+      { question: input.question, history: input.history, tools: input.tools, rounds, now: input.now() },
+      input.signal,
+    );
+    llmCalls += step.llmCalls;
+    promptBytes += step.promptBytes;
+    if (step.degraded && planner !== input.fallbackPlanner) {
+      degraded = step.degraded;
+      planner = input.fallbackPlanner;
+      step = await planner.plan(
+        { question: input.question, history: input.history, tools: input.tools, rounds, now: input.now() },
+        input.signal,
+      );
+    }
+    conditions = step.conditions ?? conditions;
+    focus = step.focus ?? focus;
+    const calls = step.calls.filter((c) => !seen.has(callSignature(c)));
+    if (calls.length === 0) break;
+
+    const searches = calls.filter((c) => c.tool === SEARCH_TOOL);
+    if (searches.length > 0) {
+      const keywords = searches.map((c) => String(c.args.keyword ?? "")).filter(Boolean);
+      if (round > 1 && collected.size === 0) {
+        emit({ type: "retrying", why: "zero-hits", keywords });
+      } else {
+        emit({ type: "searching", keywords, filters: filtersOf(searches[0]!.args) });
+      }
+    } else if (calls.some((c) => c.tool === DETAIL_TOOL)) {
+      emit({ type: "fetching-details", count: calls.filter((c) => c.tool === DETAIL_TOOL).length });
+    }
+    await run(calls, round);
+    if (limitHit) break;
+
+    if (searches.length > 0) {
+      const shown = Math.min(collected.size, limits.detailTopN || collected.size);
+      emit({ type: "found", count: collected.totalCount, shown });
+    }
+    if (focus.kind === "detail") {
+      if (focus.ids.every((id) => collected.get(id)?.detailed) || step.done) break;
+      continue;
+    }
+    if (collected.size === 0) {
+      if (step.done) break;
+      continue; // zero hits: plan again with other keywords
+    }
+    // Hits: fetch the top N details in parallel, without asking the LLM, then stop.
+    if (!detailsFetched && limits.detailTopN > 0 && round < limits.maxRounds) {
+      detailsFetched = true;
+      const top = topForDetails(collected, focus, conditions, limits.detailTopN);
+      const detailCalls = top.map<ToolCall>((id) => ({
+        server: searches[0]?.server ?? jgrantsServer(input.tools),
+        tool: DETAIL_TOOL,
+        args: { subsidy_id: id },
+        reason: "上位の補助金の補助率・対象などを確認するため",
+      }));
+      if (detailCalls.length > 0) {
+        round += 1;
+        emit({ type: "fetching-details", count: detailCalls.length });
+        await run(detailCalls, round);
+      }
+    }
+    break;
+  }
+  if (round >= limits.maxRounds && collected.size === 0 && !limitHit) limitHit = "rounds";
+  return { collected, conditions, focus, plan, results, rounds: round, llmCalls, promptBytes, planner, degraded, limitHit };
+}
+
+function jgrantsServer(tools: ToolInfo[]): string {
+  return tools.find((t) => t.name === SEARCH_TOOL)?.server ?? "jgrants";
+}
+
+function topForDetails(
+  collected: Collected,
+  focus: PlanFocus,
+  conditions: SearchConditions | null,
+  n: number,
+): string[] {
+  if (focus.kind === "detail") return focus.ids.filter((id) => !collected.get(id)?.detailed);
+  const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
+  const order = focus.kind === "resort" ? focus.order : conditions?.order;
+  return sortSubsidies(collected.all(), sort, order)
+    .filter((s) => !s.detailed)
+    .slice(0, n)
+    .map((s) => s.id);
+}

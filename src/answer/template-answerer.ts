@@ -1,0 +1,103 @@
+/**
+ * The deterministic Japanese answerer: a summary line with the conditions and the data's date, one
+ * facts block per subsidy, "他にN件", a tip for narrowing, notes and attribution. No LLM, no I/O.
+ */
+import { neighboursOf } from "../planner/synonyms.ts";
+import type { SearchConditions } from "../types.ts";
+import type { Answerer, AnswerInput, AnswerOutput } from "./answerer.ts";
+import {
+  ATTRIBUTION,
+  conditionsText,
+  dataDateText,
+  deadlineText,
+  renderSubsidyDetail,
+  renderSubsidyFacts,
+} from "./template-facts.ts";
+
+export { renderSubsidyFacts } from "./template-facts.ts";
+
+/** A tip naming the conditions the user could still add. */
+function narrowingTip(c: SearchConditions | null): string | null {
+  const missing = [
+    c?.area ? null : "地域（例:「東京都で」）",
+    c?.employees ? null : "従業員数（例:「従業員20人」）",
+    c?.industry ? null : "業種（例:「製造業」）",
+  ].filter(Boolean);
+  if (missing.length === 0) return "「締切が近い順にして」や「2番目の詳細は？」のようにも聞けます。";
+  return `${missing.join("、")}を加えると絞り込めます。「2番目の詳細は？」のようにも聞けます。`;
+}
+
+/** A direct answer to "それの補助率は？"-style questions, from the data. */
+function directAnswer(input: AnswerInput): string | null {
+  const s = input.subsidies[0];
+  if (!s) return null;
+  const q = input.question;
+  if (/補助率|助成率/.test(q)) return `補助率は **${s.rate ?? "公募要領を確認"}** です。`;
+  if (/上限|金額|いくら/.test(q)) return `上限額は **${s.maxAmountText}** です。`;
+  if (/締切|締め切り|期限|いつまで/.test(q)) return `締切は **${deadlineText(s)}** です。`;
+  return null;
+}
+
+function zeroHitText(input: AnswerInput): string[] {
+  const c = input.conditions;
+  const ideas = [...new Set((c?.keywords ?? []).flatMap(neighboursOf))].slice(0, 3);
+  const example = ideas.length > 0 ? ideas.map((w) => `「${w}」`).join("") : "「設備投資」「販路開拓」「DX」";
+  const hasFilters = Boolean(c?.area || c?.employees || c?.industry || c?.purpose);
+  return [
+    `${conditionsText(c) || "この条件"}に合う補助金は見つかりませんでした。`,
+    `別の言葉（例: ${example}）${hasFilters ? "や、地域・業種などの条件を外して" : "で"}もう一度お試しください。`,
+  ];
+}
+
+/** The whole answer text for one turn. */
+export function renderTemplateAnswer(input: AnswerInput): string {
+  const parts: string[] = [];
+  const date = dataDateText(input.source);
+  const shown = input.subsidies;
+  if (input.focus.kind === "detail" && shown.length > 0) {
+    const direct = directAnswer(input);
+    parts.push(
+      direct ?? (shown.length === 1 ? "ご質問の補助金の詳細です。" : `ご質問の${shown.length}件の詳細です。`),
+    );
+    parts.push(...shown.map((s, i) => renderSubsidyDetail(s, shown.length > 1 ? i + 1 : 0)));
+  } else if (input.focus.kind === "detail") {
+    const ids = input.focus.ids.join("、");
+    parts.push(
+      `ご指定の補助金${ids ? `（ID: ${ids}）` : ""}の情報が見つかりませんでした。IDをご確認のうえ、もう一度お試しください。`,
+    );
+  } else if (shown.length === 0) {
+    parts.push(zeroHitText(input).join("\n"));
+  } else {
+    const cond = conditionsText(input.conditions);
+    const order = input.focus.kind === "resort" ? "並べ替えて" : "";
+    const when = date ? `（${date}）` : "";
+    const head = `${cond ? `${cond}で` : ""}${input.totalCount}件見つかりました${when}。${order}上位${shown.length}件を紹介します。`;
+    parts.push(head);
+    parts.push(...shown.map((s, i) => renderSubsidyFacts(s, i + 1)));
+    const more = input.totalCount - shown.length;
+    if (more > 0) parts.push(`他に${more}件あります。`);
+    const tip = narrowingTip(input.conditions);
+    if (tip) parts.push(`💡 ${tip}`);
+  }
+  // The data date goes once: in the summary line, or as a note unless the agent's notes already say it.
+  const inHead = input.focus.kind !== "detail" && shown.length > 0;
+  const asOf = input.source?.asOf;
+  const noted = Boolean(asOf && input.notes.some((n) => n.includes(asOf.slice(0, 10))));
+  const notes = [
+    date && !inHead && !noted ? `※ ${date}です。` : null,
+    ...input.notes.map((n) => `※ ${n.replace(/^※\s*/, "")}`),
+  ].filter(Boolean);
+  if (notes.length > 0) parts.push(notes.join("\n"));
+  parts.push(ATTRIBUTION);
+  return parts.join("\n\n");
+}
+
+/** Creates the template answerer (mode "offline"; no LLM calls, deterministic output). */
+export function createTemplateAnswerer(): Answerer {
+  return {
+    mode: "offline",
+    async compose(input): Promise<AnswerOutput> {
+      return { text: renderTemplateAnswer(input), llmCalls: 0, promptBytes: 0 };
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/** POST /chat (the first seed's JSON API) and POST /chat/stream (Server-Sent Events). */
+import express, { type Application, type NextFunction, type Request, type Response } from "express";
+import type { Agent, ToolEvent } from "../agent/agent.ts";
+import type { Logger } from "../logger.ts";
+import type { ProgressEvent, Reply } from "../types.ts";
+import { HttpError, MAX_BODY_BYTES, parseChatRequest } from "./chat-request.ts";
+
+export interface ChatRoutesOptions {
+  agent: Agent;
+  logger: Logger;
+  apiToken?: string;
+  agentName?: string;
+}
+
+/** The seed-compatible JSON shape of a reply. */
+export function chatResponse(reply: Reply, threadId: string, agentName: string) {
+  return {
+    answer: reply.text,
+    plan: reply.plan,
+    toolResults: reply.toolResults,
+    subsidies: reply.subsidies,
+    totalCount: reply.totalCount,
+    conditions: reply.conditions,
+    notes: reply.notes,
+    kind: reply.kind,
+    threadId,
+    _meta: {
+      agent: { name: agentName, model: reply.meta.model, mode: reply.meta.mode },
+      tools: { used_count: reply.meta.toolCalls },
+      ...reply.meta,
+    },
+  };
+}
+
+/** Mounts the chat routes with their own JSON parser (so adapter routes keep their raw bodies). */
+export function mountChatRoutes(app: Application, options: ChatRoutesOptions): void {
+  const agentName = options.agentName ?? "subsidy-concierge";
+  const json = express.json({ limit: MAX_BODY_BYTES, type: () => true });
+  const auth = (req: Request, _res: Response, next: NextFunction) => {
+    if (!options.apiToken) return next();
+    const header = req.get("authorization") ?? "";
+    if (header !== `Bearer ${options.apiToken}`) return next(new HttpError(401, "認証が必要です（Authorization: Bearer <token>）。"));
+    next();
+  };
+
+  app.post("/chat", auth, json, async (req, res, next) => {
+    try {
+      const { message, threadId } = parseChatRequest(req.body);
+      const reply = await options.agent.handle({
+        threadKey: `web:${threadId}`,
+        platform: "http",
+        userId: "http",
+        text: message,
+      });
+      res.json(chatResponse(reply, threadId, agentName));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.post("/chat/stream", auth, json, async (req, res, next) => {
+    let threadId: string;
+    let message: string;
+    try {
+      ({ message, threadId } = parseChatRequest(req.body));
+    } catch (error) {
+      return next(error);
+    }
+    res.status(200).set({
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+    });
+    res.flushHeaders();
+    const send = (event: string, data: unknown) => {
+      if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
+    try {
+      const reply = await options.agent.handle(
+        { threadKey: `web:${threadId}`, platform: "web", userId: "web", text: message },
+        {
+          signal: abort.signal,
+          onProgress: (event: ProgressEvent) => send("progress", event),
+          onToolEvent: (event: ToolEvent) => {
+            const { phase, ...rest } = event;
+            send("tool", { phase, ...rest });
+          },
+        },
+      );
+      send("reply", chatResponse(reply, threadId, agentName));
+    } catch (error) {
+      options.logger.error({ err: error }, "chat stream failed");
+      send("error", { error: "回答の作成中に問題が起きました。もう一度お試しください。" });
+    } finally {
+      clearInterval(heartbeat);
+      res.end();
+    }
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * The one HTTP server: /healthz, /tools, /chat, /chat/stream, the web chat, and the adapters' routes
+ * (mounted by main.ts before `finish()` adds the 404 and error handlers).
+ */
+import type { Server } from "node:http";
+import express, { type Application, type NextFunction, type Request, type Response } from "express";
+import type { Agent } from "../agent/agent.ts";
+import type { Logger } from "../logger.ts";
+import type { ThreadStore, ToolHost } from "../types.ts";
+import { HttpError } from "./chat-request.ts";
+import { mountChatRoutes } from "./chat-routes.ts";
+
+export interface HttpAppDeps {
+  agent: Agent;
+  tools: ToolHost;
+  store: ThreadStore;
+  logger: Logger;
+  apiToken?: string;
+  /** Describes the planner for /healthz, e.g. { mode: "offline", model: null }. */
+  llm: { mode: string; model: string | null };
+  /** Other components to report in /healthz (adapters). */
+  components?: () => Record<string, { ok: boolean; detail?: string }>;
+}
+
+/** Essential MCP servers: /healthz answers 503 when one of them is failing. */
+const ESSENTIAL_SERVERS = new Set(["jgrants"]);
+
+/** Builds the Express app with the core routes. Call `finishHttpApp` after mounting adapter routes. */
+export function createHttpApp(deps: HttpAppDeps): Application {
+  const app = express();
+  app.disable("x-powered-by");
+
+  app.get("/healthz", async (_req, res) => {
+    const store = await deps.store.health().catch((error: unknown) => ({
+      ok: false,
+      backend: "unknown",
+      error: String(error),
+    }));
+    const servers = deps.tools.status();
+    const failing = servers.filter((s) => s.state === "failed");
+    const essentialDown = failing.some((s) => ESSENTIAL_SERVERS.has(s.name));
+    const ok = store.ok && !essentialDown;
+    res.status(ok ? 200 : 503).json({
+      status: ok ? (failing.length > 0 ? "degraded" : "ok") : "down",
+      components: {
+        store,
+        tools: servers,
+        llm: deps.llm,
+        ...(deps.components?.() ?? {}),
+      },
+    });
+  });
+
+  app.get("/tools", async (_req, res) => {
+    const tools = await deps.tools.listTools().catch(() => []);
+    const status = new Map(deps.tools.status().map((s) => [s.name, s]));
+    res.json({
+      tools: tools.map((t) => ({
+        server: t.server,
+        name: t.name,
+        qualifiedName: t.qualifiedName,
+        description: t.description,
+        readOnly: t.readOnly,
+        status: status.get(t.server)?.state ?? "unknown",
+      })),
+      servers: [...status.values()],
+    });
+  });
+
+  mountChatRoutes(app, { agent: deps.agent, logger: deps.logger, apiToken: deps.apiToken });
+  return app;
+}
+
+/** Adds the 404 and error handlers: every error is JSON `{error}` with a clear message. */
+export function finishHttpApp(app: Application, logger: Logger): void {
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ error: "見つかりません（Not Found）。" });
+  });
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const err = error as { status?: number; type?: string; message?: string };
+    if (error instanceof HttpError) return void res.status(error.status).json({ error: error.message });
+    if (err.type === "entity.parse.failed") {
+      return void res.status(400).json({ error: `JSON の形式が正しくありません: ${err.message ?? ""}`.trim() });
+    }
+    if (err.type === "entity.too.large") {
+      return void res.status(413).json({ error: "リクエストが大きすぎます（64KBまで）。" });
+    }
+    if (typeof err.status === "number" && err.status >= 400 && err.status < 500) {
+      return void res.status(err.status).json({ error: err.message ?? "リクエストが正しくありません。" });
+    }
+    logger.error({ err: error }, "unhandled HTTP error");
+    res.status(500).json({ error: "サーバー内部でエラーが発生しました。" });
+  });
+}
+
+/** Listens and resolves with the server once bound (port 0 picks a free port). */
+export function listen(app: Application, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    server.on("error", reject);
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * The offline planner: no key, no LLM. Reads keywords and filters from the question, resolves
+ * follow-ups from the thread's history, and broadens step by step while searches return nothing.
+ */
+import type { SearchConditions, ToolCall, ToolInfo } from "../types.ts";
+import { extractFilters } from "./filters.ts";
+import { resolveFollowUp } from "./follow-up.ts";
+import { extractKeywords } from "./keywords.ts";
+import type { PlanFocus, PlanInput, Planner, PlanStep, RoundSummary } from "./planner.ts";
+import { callKey, conditionsFromCalls, ladderOf, MAX_KEYWORDS, searchArgs } from "./rule-ladder.ts";
+
+export interface RulePlannerOptions {
+  /** At most this many subsidies are fetched for a detail follow-up (default 5). */
+  detailTopN?: number;
+}
+
+interface JgrantsTools {
+  server: string;
+  search: string;
+  detail: string | null;
+  detailArg: string;
+}
+
+/** The jGrants server is whichever server offers `search_subsidies`. */
+export function findJgrantsTools(tools: ToolInfo[]): JgrantsTools | null {
+  const search = tools.find((t) => t.name === "search_subsidies");
+  if (!search) return null;
+  const detail = tools.find((t) => t.server === search.server && t.name === "get_subsidy_detail") ?? null;
+  const props = detail?.inputSchema.properties;
+  const names = props && typeof props === "object" ? Object.keys(props) : [];
+  const detailArg = names.includes("subsidy_id") ? "subsidy_id" : names.includes("id") ? "id" : "subsidy_id";
+  return { server: search.server, search: search.name, detail: detail?.name ?? null, detailArg };
+}
+
+const FALLBACK_KEYWORD = "補助金";
+
+function step(
+  calls: ToolCall[],
+  conditions: SearchConditions | null,
+  focus: PlanFocus,
+  done = false,
+): PlanStep {
+  return { calls, done: done || calls.length === 0, conditions, focus, llmCalls: 0, promptBytes: 0 };
+}
+
+/** The question's own search: keywords, filters, and the purpose filter only when there is no keyword. */
+function searchOf(question: string): {
+  conditions: SearchConditions;
+  hasOwnTopic: boolean;
+  filters: ReturnType<typeof extractFilters>;
+} {
+  const filters = extractFilters(question);
+  const own = extractKeywords(filters.rest, MAX_KEYWORDS);
+  const keywords =
+    own.length > 0
+      ? own
+      : filters.industryWords.length > 0
+        ? filters.industryWords.slice(0, 1)
+        : [FALLBACK_KEYWORD];
+  const c: SearchConditions = { keywords, acceptance: filters.acceptance ?? "1" };
+  if (filters.area) c.area = filters.area;
+  if (filters.employees) c.employees = filters.employees;
+  if (filters.industry) c.industry = filters.industry;
+  // Purpose words are search words themselves; as a filter they only narrow a keyword-less search.
+  if (filters.purpose && own.length === 0) c.purpose = filters.purpose;
+  if (filters.sort) {
+    c.sort = filters.sort;
+    c.order = filters.order ?? "ASC";
+  }
+  return { conditions: c, hasOwnTopic: own.length > 0, filters };
+}
+
+/** Stored conditions, checked: history may hold turns written by an older version. */
+function sane(c: SearchConditions | null | undefined): SearchConditions | null {
+  if (!c || typeof c !== "object") return null;
+  const keywords = Array.isArray(c.keywords)
+    ? c.keywords.filter((k) => typeof k === "string" && k.length >= 2)
+    : [];
+  return { ...c, keywords: keywords.length > 0 ? keywords.slice(0, MAX_KEYWORDS) : [FALLBACK_KEYWORD] };
+}
+
+/** True when some search of this turn found something (the agent then fetches details and answers). */
+function searchHits(rounds: RoundSummary[]): { round: RoundSummary; calls: ToolCall[] } | null {
+  for (let i = rounds.length - 1; i >= 0; i--) {
+    const round = rounds[i];
+    const hit = round?.calls.filter((c) => !c.isError && (c.hitCount ?? 0) > 0) ?? [];
+    if (round && hit.length > 0) return { round, calls: hit.map((c) => c.call) };
+  }
+  return null;
+}
+
+/** Creates the offline rule planner (mode "offline", model null; never calls an LLM). */
+export function createRulePlanner(options: RulePlannerOptions = {}): Planner {
+  const topN = Math.max(1, options.detailTopN ?? 5);
+  return {
+    mode: "offline",
+    model: null,
+    async plan(input: PlanInput): Promise<PlanStep> {
+      const jg = findJgrantsTools(input.tools);
+      if (!jg) return step([], null, { kind: "search" }, true);
+      const question = input.question.normalize("NFKC");
+      const own = searchOf(question);
+      const f = own.filters;
+      const hasNewFilters = Boolean(f.area || f.employees || f.industry || f.sort || f.acceptance);
+      const follow = resolveFollowUp(question, input.history, own.hasOwnTopic, hasNewFilters);
+      const lastConditions = sane([...input.history].reverse().find((h) => h.conditions)?.conditions);
+
+      if (follow?.kind === "detail") {
+        const focus: PlanFocus = { kind: "detail", ids: follow.ids.slice(0, topN) };
+        if (input.rounds.length > 0 || !jg.detail) return step([], lastConditions, focus, true);
+        const calls = focus.ids.map((id) => ({
+          server: jg.server,
+          tool: jg.detail as string,
+          args: { [jg.detailArg]: id },
+          reason: `${follow.why}の補助金（${id}）の詳細を取得`,
+        }));
+        return step(calls, lastConditions, focus);
+      }
+
+      let base = own.conditions;
+      let focus: PlanFocus = { kind: "search" };
+      if (follow?.kind === "resort") {
+        base = { ...(lastConditions ?? own.conditions), sort: follow.sort, order: follow.order };
+        focus = { kind: "resort", sort: follow.sort, order: follow.order };
+      } else if (follow?.kind === "refine") {
+        const prior = sane(follow.base) ?? own.conditions;
+        base = { ...prior, acceptance: f.acceptance ?? prior.acceptance ?? "1" };
+        if (f.area) base.area = f.area;
+        if (f.employees) base.employees = f.employees;
+        if (f.industry) base.industry = f.industry;
+        if (f.sort) Object.assign(base, { sort: f.sort, order: f.order ?? "ASC" });
+      }
+
+      const made = new Set(input.rounds.flatMap((r) => r.calls.map((c) => callKey(c.call))));
+      const hits = searchHits(input.rounds);
+      if (hits) return step([], conditionsFromCalls(hits.calls, base), focus, true);
+      const last = input.rounds.at(-1);
+      if (last && last.calls.length > 0 && last.calls.every((c) => c.isError))
+        return step([], base, focus, true);
+
+      for (const rung of ladderOf(base)) {
+        const calls: ToolCall[] = rung.conditions.keywords
+          .map((keyword) => ({
+            server: jg.server,
+            tool: jg.search,
+            args: searchArgs(keyword, rung.conditions),
+            reason: rung.why ? `${rung.why}: 「${keyword}」` : `キーワード「${keyword}」で検索`,
+          }))
+          .filter((c) => !made.has(callKey(c)));
+        if (calls.length > 0) return step(calls, rung.conditions, focus);
+      }
+      return step([], base, focus, true);
+    },
+  };
+}

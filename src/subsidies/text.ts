@@ -1,0 +1,65 @@
+/**
+ * Plain text from jGrants' HTML descriptions, and the short summary every renderer shows.
+ * The one runtime import site of html-to-text.
+ */
+import { compile } from "html-to-text";
+
+// Compiled once: converting is then cheap enough for the offline answer path.
+const convertHtml = compile({
+  wordwrap: false,
+  selectors: [
+    { selector: "a", options: { ignoreHref: true } },
+    { selector: "img", format: "skip" },
+    { selector: "ul", options: { itemPrefix: "・" } },
+    { selector: "script", format: "skip" },
+    { selector: "style", format: "skip" },
+    { selector: "h1", options: { uppercase: false } },
+    { selector: "h2", options: { uppercase: false } },
+    { selector: "h3", options: { uppercase: false } },
+    { selector: "h4", options: { uppercase: false } },
+    { selector: "h5", options: { uppercase: false } },
+    { selector: "h6", options: { uppercase: false } },
+  ],
+  limits: { maxInputLength: 200_000 },
+});
+
+/** Collapses runs of whitespace (incl. full-width spaces and newlines) into one space. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/[\s\u3000]+/g, " ").trim();
+}
+
+/** Plain text of an HTML fragment: no tags, no link URLs, whitespace collapsed. Plain text passes through. */
+export function htmlToText(html: string): string {
+  if (typeof html !== "string" || html === "") return "";
+  if (!/[<&]/.test(html)) return collapseWhitespace(html);
+  try {
+    return collapseWhitespace(convertHtml(html));
+  } catch {
+    return collapseWhitespace(html.replace(/<[^>]*>/g, " "));
+  }
+}
+
+/** Cuts text to at most max characters (by code point), ending in "…" when cut. */
+export function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars
+    .slice(0, Math.max(0, max - 1))
+    .join("")
+    .trimEnd()}…`;
+}
+
+/**
+ * A plain-text summary of at most `max` characters: the catch phrase, then as much of the description
+ * as fits. The description may be HTML or plain text.
+ */
+export function summaryOf(
+  catchPhrase: string | null | undefined,
+  description: string | null | undefined,
+  max = 200,
+): string {
+  const head = typeof catchPhrase === "string" ? collapseWhitespace(catchPhrase) : "";
+  const body = typeof description === "string" ? htmlToText(description) : "";
+  if (head && body && !body.startsWith(head)) return clip(`${head} ${body}`, max);
+  return clip(head || body, max);
+}

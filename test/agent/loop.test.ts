@@ -1,0 +1,229 @@
+import { describe, expect, it } from "vitest";
+import { createAgent } from "../../src/agent/agent.ts";
+import { createTemplateAnswerer } from "../../src/answer/template-answerer.ts";
+import type { PlanStep } from "../../src/planner/planner.ts";
+import type { ProgressEvent, Turn } from "../../src/types.ts";
+import { createMemoryStoreFake } from "../fakes/memory-store.ts";
+import { createScriptedPlanner, type ScriptedStep, searchCall } from "../fakes/scripted-planner.ts";
+import { createSnapshotTools } from "../fakes/snapshot-tools.ts";
+
+const turn = (text: string, threadKey = "test:loop"): Turn => ({ threadKey, platform: "cli", userId: "u", text });
+
+function setup(steps: ScriptedStep[], limits = {}, tools = createSnapshotTools()) {
+  const planner = createScriptedPlanner(steps);
+  const fallback = createScriptedPlanner([{ calls: [], done: true }]);
+  const store = createMemoryStoreFake();
+  const agent = createAgent({
+    planner,
+    fallbackPlanner: fallback,
+    answerer: createTemplateAnswerer(),
+    fallbackAnswerer: createTemplateAnswerer(),
+    tools,
+    store,
+    limits,
+  });
+  return { agent, planner, fallback, tools, store };
+}
+
+interface Case {
+  name: string;
+  steps: ScriptedStep[];
+  limits?: Record<string, number>;
+  expect: {
+    rounds: number;
+    toolCalls: number;
+    detailCalls: number;
+    minSubsidies: number;
+    plannerCalls: number;
+    events: ProgressEvent["type"][];
+  };
+}
+
+const cases: Case[] = [
+  {
+    name: "hits → details of the top N without asking the planner again",
+    steps: [{ calls: [searchCall("事業承継")] }],
+    expect: {
+      rounds: 2,
+      toolCalls: 6,
+      detailCalls: 5,
+      minSubsidies: 5,
+      plannerCalls: 1,
+      events: ["searching", "found", "fetching-details", "composing", "done"],
+    },
+  },
+  {
+    name: "multi-keyword search runs both keywords in one round",
+    steps: [{ calls: [searchCall("省エネ"), searchCall("創業")] }],
+    limits: { detailTopN: 3 },
+    expect: {
+      rounds: 2,
+      toolCalls: 5,
+      detailCalls: 3,
+      minSubsidies: 3,
+      plannerCalls: 1,
+      events: ["searching", "found", "fetching-details", "composing", "done"],
+    },
+  },
+  {
+    name: "zero hits → plan again with other keywords",
+    steps: [{ calls: [searchCall("存在しない語ですよ")] }, { calls: [searchCall("観光")] }],
+    limits: { detailTopN: 2 },
+    expect: {
+      rounds: 3,
+      toolCalls: 4,
+      detailCalls: 2,
+      minSubsidies: 2,
+      plannerCalls: 2,
+      events: ["searching", "found", "retrying", "found", "fetching-details", "composing", "done"],
+    },
+  },
+  {
+    name: "zero hits every time → stops at the round limit with a polite answer",
+    steps: Array.from({ length: 10 }, (_, i) => ({ calls: [searchCall(`無い語${i}号です`)] })),
+    limits: { maxRounds: 3 },
+    expect: {
+      rounds: 3,
+      toolCalls: 3,
+      detailCalls: 0,
+      minSubsidies: 0,
+      plannerCalls: 3,
+      events: ["searching", "found", "retrying", "found", "retrying", "found", "composing", "done"],
+    },
+  },
+  {
+    name: "the tool-call limit caps a fan-out",
+    steps: [{ calls: ["省エネ", "創業", "事業承継", "観光", "雇用"].map((k) => searchCall(k)) }],
+    limits: { maxToolCalls: 3 },
+    expect: {
+      rounds: 1,
+      toolCalls: 3,
+      detailCalls: 0,
+      minSubsidies: 1,
+      plannerCalls: 1,
+      events: ["searching", "composing", "done"],
+    },
+  },
+  {
+    name: "a planner that is done at once → an answer with no calls",
+    steps: [{ calls: [], done: true }],
+    expect: { rounds: 1, toolCalls: 0, detailCalls: 0, minSubsidies: 0, plannerCalls: 1, events: ["composing", "done"] },
+  },
+];
+
+describe("agent loop (scripted planner)", () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      const { agent, planner, tools } = setup(c.steps, c.limits);
+      const events: ProgressEvent[] = [];
+      const reply = await agent.handle(turn("質問"), { onProgress: (e) => events.push(e) });
+      expect(reply.kind).toBe("answer");
+      expect(reply.meta.rounds).toBe(c.expect.rounds);
+      expect(reply.meta.toolCalls).toBe(c.expect.toolCalls);
+      expect(tools.calls.filter((call) => call.tool === "get_subsidy_detail")).toHaveLength(c.expect.detailCalls);
+      expect(reply.subsidies.length).toBeGreaterThanOrEqual(c.expect.minSubsidies);
+      expect(planner.inputs).toHaveLength(c.expect.plannerCalls);
+      expect(events.map((e) => e.type).filter((t) => t !== "answer-delta")).toEqual(c.expect.events);
+      expect(reply.text).toContain("出典: Jグランツ");
+    });
+  }
+
+  it("never repeats an identical call within a turn", async () => {
+    const { agent, tools } = setup([{ calls: [searchCall("無い語です")] }, { calls: [searchCall("無い語です")] }]);
+    const reply = await agent.handle(turn("質問"));
+    expect(tools.calls.filter((c) => c.args.keyword === "無い語です")).toHaveLength(1);
+    expect(reply.meta.toolCalls).toBe(1);
+  });
+
+  it("runs calls in parallel within the concurrency bound", async () => {
+    const tools = createSnapshotTools({ delayMs: 20 });
+    const { agent } = setup(
+      [{ calls: ["省エネ", "創業", "事業承継", "観光", "雇用", "DX"].map((k) => searchCall(k)) }],
+      { concurrency: 3 },
+      tools,
+    );
+    await agent.handle(turn("質問"));
+    expect(tools.maxInFlight).toBe(3);
+  });
+
+  it("shows the planner compact summaries of previous rounds, never raw results", async () => {
+    const { agent, planner } = setup([{ calls: [searchCall("無い語です")] }, { calls: [searchCall("事業承継")] }]);
+    await agent.handle(turn("質問"));
+    const second = planner.inputs[1]!;
+    expect(second.rounds).toHaveLength(1);
+    expect(second.rounds[0]!.calls[0]!.hitCount).toBe(0);
+    expect(JSON.stringify(second.rounds)).not.toMatch(/<[a-z]+[ >]/i);
+  });
+
+  it("tool errors become results the planner sees, and the user still gets an answer", async () => {
+    const tools = createSnapshotTools({ failTools: ["search_subsidies"] });
+    const { agent, planner } = setup([{ calls: [searchCall("事業承継")] }, { calls: [], done: true }], {}, tools);
+    const reply = await agent.handle(turn("質問"));
+    expect(planner.inputs[1]!.rounds[0]!.calls[0]).toMatchObject({ isError: true });
+    expect(reply.kind).toBe("answer");
+    expect(reply.notes.join()).toContain("取得に失敗");
+  });
+
+  it("records the turn (question, subsidies in order, conditions) in the thread's history", async () => {
+    const conditions = { keywords: ["事業承継"], acceptance: "0" as const };
+    const { agent, store } = setup([{ calls: [searchCall("事業承継")], conditions }]);
+    const reply = await agent.handle(turn("事業承継の補助金"));
+    const history = await store.load("test:loop");
+    expect(history).toHaveLength(1);
+    expect(history[0]!.question).toBe("事業承継の補助金");
+    expect(history[0]!.subsidies.map((s) => s.id)).toEqual(reply.subsidies.map((s) => s.id));
+    expect(history[0]!.conditions).toEqual(conditions);
+  });
+
+  it("falls back to the offline planner when the primary one degrades, and says so", async () => {
+    const degraded: Partial<PlanStep> = { calls: [], degraded: "Gemini 503" };
+    const planner = createScriptedPlanner([degraded], { mode: "gemini", model: "gemini-2.5-flash" });
+    const fallback = createScriptedPlanner([{ calls: [searchCall("事業承継")] }]);
+    const agent = createAgent({
+      planner,
+      fallbackPlanner: fallback,
+      answerer: createTemplateAnswerer(),
+      fallbackAnswerer: createTemplateAnswerer(),
+      tools: createSnapshotTools(),
+      store: createMemoryStoreFake(),
+    });
+    const reply = await agent.handle(turn("質問"));
+    expect(reply.meta.degraded).toBe("Gemini 503");
+    expect(reply.meta.mode).toBe("offline");
+    expect(reply.subsidies.length).toBeGreaterThan(0);
+    expect(reply.notes.join()).toContain("Gemini");
+  });
+
+  it("answers help for an empty message and clears history on 履歴を消して", async () => {
+    const { agent, store } = setup([{ calls: [searchCall("事業承継")] }]);
+    expect((await agent.handle(turn("  "))).kind).toBe("help");
+    await agent.handle(turn("事業承継"));
+    expect(await store.load("test:loop")).toHaveLength(1);
+    const cleared = await agent.handle(turn("履歴を消して"));
+    expect(cleared.kind).toBe("cleared");
+    expect(await store.load("test:loop")).toHaveLength(0);
+  });
+
+  it("answers even when the store is down, with a note that the turn was not saved", async () => {
+    const { agent, store } = setup([{ calls: [searchCall("事業承継")] }]);
+    const down = Object.assign(new Error("redis down"), { code: "STORE_UNAVAILABLE" });
+    store.load = async () => {
+      throw down;
+    };
+    store.append = async () => {
+      throw down;
+    };
+    const reply = await agent.handle(turn("事業承継"));
+    expect(reply.kind).toBe("answer");
+    expect(reply.subsidies.length).toBeGreaterThan(0);
+    expect(reply.meta.historyNotSaved).toBe(true);
+    expect(reply.text).toContain("履歴に保存できませんでした");
+  });
+
+  it("judges deadlines against the snapshot's date and says so", async () => {
+    const { agent } = setup([{ calls: [searchCall("事業承継")] }]);
+    const reply = await agent.handle(turn("質問"));
+    expect(reply.notes.join()).toContain("2026-08-22時点");
+    expect(reply.subsidies[0]!.source).toMatchObject({ mode: "snapshot", asOf: "2026-08-22" });
+  });
+});
