@@ -69,7 +69,9 @@ export function ladderOf(base: SearchConditions): Rung[] {
 /** The arguments of one search_subsidies call (official parameter names; defaults left to the server). */
 export function searchArgs(keyword: string, c: SearchConditions): Record<string, unknown> {
   const args: Record<string, unknown> = { keyword };
-  if (c.area) args.target_area_search = c.area;
+  // The API matches areas literally, so nationwide subsidies (which a local business can use too) are
+  // only found when 全国 is asked for alongside the prefecture.
+  if (c.area) args.target_area_search = c.area.includes("全国") ? c.area : `${c.area} / 全国`;
   if (c.employees) args.target_number_of_employees = c.employees;
   if (c.industry) args.industry = c.industry;
   if (c.purpose) args.use_purpose = c.purpose;
@@ -87,7 +89,7 @@ export function conditionsFromCalls(calls: ToolCall[], base: SearchConditions): 
     keywords: calls.map((c) => str(c.args.keyword)).filter((k): k is string => Boolean(k)),
     acceptance: base.acceptance ?? "1",
   };
-  const area = str(first.target_area_search);
+  const area = str(first.target_area_search)?.replace(/ \/ 全国$/, "");
   if (area) out.area = area;
   const employees = str(first.target_number_of_employees);
   if (employees) out.employees = employees;

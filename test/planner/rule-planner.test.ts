@@ -72,7 +72,7 @@ describe("createRulePlanner: first round", () => {
     expect(step.calls).toHaveLength(1);
     expect(step.calls[0]?.args).toEqual({
       keyword: "省エネ設備",
-      target_area_search: "神奈川県",
+      target_area_search: "神奈川県 / 全国",
       target_number_of_employees: UP_TO_20,
       industry: "製造業",
       sort: "acceptance_end_datetime",
@@ -91,7 +91,7 @@ describe("createRulePlanner: first round", () => {
 
   it("uses the purpose filter and a broad word when the question has no search word", async () => {
     const step = await plan("大阪で人を雇用したい");
-    expect(step.calls[0]?.args).toMatchObject({ keyword: "雇用", target_area_search: "大阪府" });
+    expect(step.calls[0]?.args).toMatchObject({ keyword: "雇用", target_area_search: "大阪府 / 全国" });
     const vague = await plan("飲食店で使える補助金は？");
     expect(vague.calls[0]?.args).toEqual({ keyword: "飲食店", industry: "宿泊業、飲食サービス業" });
     const none = await plan("今月締切の補助金を教えて");
@@ -136,18 +136,18 @@ describe("createRulePlanner: broadening on zero hits", () => {
       [
         {
           keyword: "ITツール導入",
-          target_area_search: "東京都",
+          target_area_search: "東京都 / 全国",
           target_number_of_employees: UP_TO_20,
           industry: "製造業",
         },
       ],
-      [{ keyword: "ITツール導入", target_area_search: "東京都", target_number_of_employees: UP_TO_20 }],
-      [{ keyword: "ITツール導入", target_area_search: "東京都" }],
+      [{ keyword: "ITツール導入", target_area_search: "東京都 / 全国", target_number_of_employees: UP_TO_20 }],
+      [{ keyword: "ITツール導入", target_area_search: "東京都 / 全国" }],
       [{ keyword: "ITツール導入" }],
       [
-        { keyword: "IT導入", target_area_search: "東京都" },
-        { keyword: "ITツール", target_area_search: "東京都" },
-        { keyword: "DX", target_area_search: "東京都" },
+        { keyword: "IT導入", target_area_search: "東京都 / 全国" },
+        { keyword: "ITツール", target_area_search: "東京都 / 全国" },
+        { keyword: "DX", target_area_search: "東京都 / 全国" },
       ],
       [{ keyword: "IT導入" }, { keyword: "ITツール" }, { keyword: "DX" }],
       [{ keyword: "IT" }, { keyword: "ツール" }],
@@ -215,8 +215,8 @@ describe("createRulePlanner: follow-ups", () => {
     const step = await plan("大阪府なら？", { history: [PREVIOUS] });
     expect(step.focus).toEqual({ kind: "search" });
     expect(step.calls.map((c) => c.args)).toEqual([
-      { keyword: "事業承継", target_area_search: "大阪府", target_number_of_employees: "20名以下" },
-      { keyword: "M&A", target_area_search: "大阪府", target_number_of_employees: "20名以下" },
+      { keyword: "事業承継", target_area_search: "大阪府 / 全国", target_number_of_employees: "20名以下" },
+      { keyword: "M&A", target_area_search: "大阪府 / 全国", target_number_of_employees: "20名以下" },
     ]);
     expect(step.conditions).toMatchObject({ keywords: ["事業承継", "M&A"], area: "大阪府" });
   });
@@ -225,7 +225,7 @@ describe("createRulePlanner: follow-ups", () => {
     const step = await plan("従業員50人だと？", { history: [PREVIOUS] });
     expect(step.calls[0]?.args).toEqual({
       keyword: "事業承継",
-      target_area_search: "東京都",
+      target_area_search: "東京都 / 全国",
       target_number_of_employees: "50名以下 / 100名以下 / 300名以下 / 900名以下 / 従業員数の制約なし",
     });
     const more = await plan("他には？", { history: [PREVIOUS] });
@@ -235,7 +235,7 @@ describe("createRulePlanner: follow-ups", () => {
   it("この条件で大阪なら？ is a refinement, not a reference to one subsidy", async () => {
     const step = await plan("この条件で大阪なら？", { history: [PREVIOUS] });
     expect(step.focus).toEqual({ kind: "search" });
-    expect(step.calls[0]?.args).toMatchObject({ keyword: "事業承継", target_area_search: "大阪府" });
+    expect(step.calls[0]?.args).toMatchObject({ keyword: "事業承継", target_area_search: "大阪府 / 全国" });
   });
 
   it("a message with no topic and no conditions does not repeat the last search", async () => {
@@ -251,7 +251,7 @@ describe("createRulePlanner: follow-ups", () => {
       expect(c.args).toMatchObject({
         sort: "acceptance_end_datetime",
         order: "ASC",
-        target_area_search: "東京都",
+        target_area_search: "東京都 / 全国",
       });
     }
   });
@@ -259,7 +259,7 @@ describe("createRulePlanner: follow-ups", () => {
   it("a new topic in the thread is a new search", async () => {
     const step = await plan("大阪府の省エネの補助金は？", { history: [PREVIOUS] });
     expect(step.focus).toEqual({ kind: "search" });
-    expect(step.calls.map((c) => c.args)).toEqual([{ keyword: "省エネ", target_area_search: "大阪府" }]);
+    expect(step.calls.map((c) => c.args)).toEqual([{ keyword: "省エネ", target_area_search: "大阪府 / 全国" }]);
   });
 
   it("an ordinal past the list falls back to a search", async () => {
@@ -277,11 +277,11 @@ describe("createRulePlanner: robustness", () => {
       conditions: { area: "東京都" },
     } as unknown as HistoryTurn;
     const step = await plan("大阪府なら？", { history: [broken] });
-    expect(step.calls[0]?.args).toEqual({ keyword: "補助金", target_area_search: "大阪府" });
+    expect(step.calls[0]?.args).toEqual({ keyword: "補助金", target_area_search: "大阪府 / 全国" });
   });
 
   it("handles a very long, repetitive question", async () => {
     const step = await plan("東京都で省エネの補助金を探しています。".repeat(200));
-    expect(step.calls.map((c) => c.args)).toEqual([{ keyword: "省エネ", target_area_search: "東京都" }]);
+    expect(step.calls.map((c) => c.args)).toEqual([{ keyword: "省エネ", target_area_search: "東京都 / 全国" }]);
   });
 });
