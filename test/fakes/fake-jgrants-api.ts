@@ -5,6 +5,8 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { toListItem } from "../../src/mcp-servers/jgrants/records.ts";
+import type { JgrantsRecord } from "../../src/mcp-servers/jgrants/types.ts";
 
 export interface FakeResponse {
   status?: number;
@@ -116,18 +118,6 @@ export function fakeRecords(): Record<string, unknown>[] {
   ];
 }
 
-const LIST_FIELDS = [
-  "id",
-  "name",
-  "title",
-  "target_area_search",
-  "subsidy_max_limit",
-  "acceptance_start_datetime",
-  "acceptance_end_datetime",
-  "target_number_of_employees",
-  "institution_name",
-];
-
 /** Starts the fake on 127.0.0.1 and a free port. */
 export async function startFakeJgrantsApi(records = fakeRecords()): Promise<FakeJgrantsApi> {
   const calls: FakeCall[] = [];
@@ -163,7 +153,7 @@ export async function startFakeJgrantsApi(records = fakeRecords()): Promise<Fake
       const keyword = (query.keyword ?? "").normalize("NFKC").toLowerCase();
       const result = records
         .filter((r) => String(r.title).normalize("NFKC").toLowerCase().includes(keyword))
-        .map((r) => Object.fromEntries(LIST_FIELDS.map((f) => [f, r[f] ?? null])));
+        .map((r) => toListItem(r as unknown as JgrantsRecord));
       return answer({
         body: { metadata: { type: "application/json", resultset: { count: result.length } }, result },
       });

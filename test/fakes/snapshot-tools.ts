@@ -4,6 +4,8 @@
  * here the loop is the unit under test, so the host answers in the real result shapes and counts calls.
  */
 import { readFileSync } from "node:fs";
+import { toListItem } from "../../src/mcp-servers/jgrants/records.ts";
+import type { JgrantsRecord } from "../../src/mcp-servers/jgrants/types.ts";
 import type { ToolCall, ToolHost, ToolInfo, ToolResult } from "../../src/types.ts";
 
 type Rec = Record<string, unknown> & { id: string; title: string };
@@ -14,18 +16,6 @@ const snapshot = JSON.parse(
 
 export const SNAPSHOT_AS_OF = snapshot.as_of;
 export const SNAPSHOT_RECORDS = snapshot.records;
-
-const LIST_FIELDS = [
-  "id",
-  "name",
-  "title",
-  "target_area_search",
-  "subsidy_max_limit",
-  "acceptance_start_datetime",
-  "acceptance_end_datetime",
-  "target_number_of_employees",
-  "institution_name",
-];
 
 export interface SnapshotToolsOptions {
   /** Return an error for these tools. */
@@ -87,7 +77,7 @@ export function createSnapshotTools(options: SnapshotToolsOptions = {}): ToolHos
       );
       return {
         total_count: hits.length,
-        subsidies: hits.map((r) => Object.fromEntries(LIST_FIELDS.map((f) => [f, r[f] ?? null]))),
+        subsidies: hits.map((r) => toListItem(r as unknown as JgrantsRecord)),
         search_conditions: { keyword, sort: "acceptance_end_datetime", order: "ASC", acceptance: "0" },
         data_source: dataSource,
       };

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { LIST_FIELDS } from "../../src/mcp-servers/jgrants/records.ts";
 import { createSnapshotSource } from "../../src/mcp-servers/jgrants/snapshot-source.ts";
 import {
   mergeSubsidy,
@@ -20,17 +21,6 @@ const records = (
 ).records;
 const byId = (id: string): Rec => records.find((r) => r.id === id) as Rec;
 
-const LIST_FIELDS = [
-  "id",
-  "name",
-  "title",
-  "target_area_search",
-  "subsidy_max_limit",
-  "acceptance_start_datetime",
-  "acceptance_end_datetime",
-  "target_number_of_employees",
-  "institution_name",
-];
 const listItem = (r: Rec): Rec => Object.fromEntries(LIST_FIELDS.map((f) => [f, r[f] ?? null]));
 
 const snapshot: DataSource = { mode: "snapshot", asOf: "2026-08-22" };
