@@ -1,0 +1,86 @@
+/**
+ * The Gemini answerer: a short Japanese explanation streamed from compact facts, followed by the facts
+ * themselves rendered from the data (renderSubsidyFacts), so amounts, rates, deadlines and links never
+ * come from LLM prose. On failure it falls back to the template answerer and reports `degraded`.
+ * When the model fails after some deltas were streamed, the final `text` (the template's) replaces them.
+ */
+import {
+  createGeminiClient,
+  type GeminiClient,
+  type GeminiConfig,
+  type RetryOptions,
+} from "../llm/gemini-client.ts";
+import { degradedReason, GeminiError } from "../llm/gemini-errors.ts";
+import { promptFor } from "../llm/system-prompt.ts";
+import type { Logger } from "../logger.ts";
+import { silentLogger } from "../logger.ts";
+import type { Answerer, AnswerInput, AnswerOutput } from "./answerer.ts";
+import { buildAnswerPrompt, renderAnswerTail } from "./gemini-answer-prompt.ts";
+import { createTemplateAnswerer } from "./template-answerer.ts";
+
+/** Options of createGeminiAnswerer; `retry` and `client` are optional additions for tests and sharing. */
+export interface GeminiAnswererOptions {
+  config: GeminiConfig;
+  /** The whole AGENT.md; the answerer sends the shared sections and "## Answering". */
+  systemPrompt: string;
+  logger?: Logger;
+  /** Backoff settings (tests pass a sleep that does not wait). */
+  retry?: RetryOptions;
+  /** A ready client (shared with the planner, or a test double); built from config when absent. */
+  client?: GeminiClient;
+}
+
+/** Creates the Gemini answerer (mode "gemini"). */
+export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
+  const logger = options.logger ?? silentLogger;
+  const client =
+    options.client ?? createGeminiClient({ config: options.config, logger, retry: options.retry });
+  const systemInstruction = promptFor(options.systemPrompt, "answerer");
+  const template = createTemplateAnswerer();
+
+  return {
+    mode: "gemini",
+    async compose(input: AnswerInput, opts = {}): Promise<AnswerOutput> {
+      const { onDelta, signal } = opts;
+      let streamed = false;
+      let llmCalls = 0;
+      let promptBytes = 0;
+      let reason: string;
+      try {
+        const result = await client.generateStream(
+          {
+            systemInstruction,
+            contents: [{ role: "user", parts: [{ text: buildAnswerPrompt(input) }] }],
+            temperature: 0.3,
+          },
+          {
+            signal,
+            onDelta: (text) => {
+              streamed = true;
+              onDelta?.(text);
+            },
+          },
+        );
+        llmCalls = result.attempts;
+        promptBytes = result.promptBytes;
+        const intro = result.text.trim();
+        if (intro) {
+          const tail = `\n\n${renderAnswerTail(input)}`;
+          onDelta?.(tail);
+          return { text: `${intro}${tail}`, llmCalls, promptBytes };
+        }
+        reason = `gemini: empty answer (${result.finishReason ?? "no finish reason"})`;
+      } catch (error) {
+        if (error instanceof GeminiError) {
+          llmCalls = error.attempts;
+          promptBytes = error.promptBytes;
+        }
+        if (signal?.aborted) throw signal.reason ?? error;
+        reason = degradedReason(error);
+      }
+      logger.warn({ reason }, "gemini answerer degraded; using the template");
+      const fallback = await template.compose(input, { onDelta: streamed ? undefined : onDelta, signal });
+      return { ...fallback, llmCalls: llmCalls + fallback.llmCalls, promptBytes, degraded: reason };
+    },
+  };
+}

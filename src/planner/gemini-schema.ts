@@ -1,0 +1,105 @@
+/**
+ * Tool declarations for Gemini: MCP input schemas made Gemini-safe and small. They are sent as
+ * `parametersJsonSchema` (which accepts JSON Schema), with `$schema`/`$id`/`title` stripped, `anyOf`
+ * with null collapsed to the other branch (the official jGrants server publishes every optional
+ * parameter as `anyOf: [string, null]`, which Gemini's classic format rejects), and long descriptions
+ * clipped, because declarations are resent with every planning request and count against the prompt.
+ * For the same reason an enum longer than LONG_ENUM values (e.g. every prefecture) becomes a few examples
+ * in the description: the model knows such names, and the server still validates them.
+ */
+import type { ToolInfo } from "../types.ts";
+
+/** The extra argument every declaration gets, so each call carries its reason. */
+export const REASON_ARG = "reason";
+
+const TOOL_DESCRIPTION_MAX = 80;
+const PARAM_DESCRIPTION_MAX = 60;
+const LONG_ENUM = 24;
+const ENUM_EXAMPLES = 5;
+/**
+ * Tools whose results a plan cannot use are not offered, to save prompt bytes: a liveness check, and
+ * attachment contents (planners see only a short summary of a result, and answers are built from records).
+ */
+const NOT_OFFERED = new Set(["ping", "get_file_content"]);
+const DROPPED_KEYS = new Set(["$schema", "$id", "title", "examples", "$comment", "additionalProperties"]);
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Clips text to max characters, marking the cut. */
+export function clipText(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** A JSON schema made Gemini-safe (recursively). */
+export function geminiSafeSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(geminiSafeSchema);
+  if (!isObject(schema)) return schema;
+  let node: Json = schema;
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = node[key];
+    if (!Array.isArray(branches)) continue;
+    const nonNull = branches.filter((b) => !(isObject(b) && b.type === "null"));
+    if (nonNull.length === 1 && nonNull.length < branches.length) {
+      const { [key]: _dropped, ...rest } = node;
+      node = { ...(nonNull[0] as Json), ...rest };
+    }
+  }
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (DROPPED_KEYS.has(key)) continue;
+    if (key === "default" && value === null) continue;
+    if (key === "type" && Array.isArray(value)) {
+      const types = value.filter((t) => t !== "null");
+      out.type = types.length === 1 ? types[0] : types;
+    } else if (key === "description" && typeof value === "string") {
+      out.description = clipText(firstSentence(value), PARAM_DESCRIPTION_MAX);
+    } else if (key === "properties" && isObject(value)) {
+      out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, geminiSafeSchema(v)]));
+    } else {
+      out[key] = geminiSafeSchema(value);
+    }
+  }
+  return Array.isArray(out.enum) && out.enum.length > LONG_ENUM ? enumAsExamples(out, out.enum) : out;
+}
+
+/** The first sentence of a parameter description: the rest is usually detail the model can do without. */
+function firstSentence(text: string): string {
+  const match = /^[\s\S]*?(?:。|\.\s)/.exec(text);
+  return match ? match[0].trim() : text;
+}
+
+function enumAsExamples(node: Json, values: unknown[]): Json {
+  const { enum: _values, ...rest } = node;
+  const examples = values.slice(0, ENUM_EXAMPLES).map(String).join(", ");
+  const description = typeof rest.description === "string" ? `${rest.description} ` : "";
+  return { ...rest, description: `${description}(e.g. ${examples}, …)` };
+}
+
+/** One function declaration per tool, named by qualifiedName, with a required `reason` argument. */
+export function toFunctionDeclarations(tools: ToolInfo[]) {
+  return tools
+    .filter((tool) => !NOT_OFFERED.has(tool.name))
+    .map((tool) => {
+      const safe = geminiSafeSchema(tool.inputSchema);
+      const schema: Json = isObject(safe) ? safe : {};
+      const properties = isObject(schema.properties) ? schema.properties : {};
+      const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+      return {
+        name: tool.qualifiedName,
+        description: clipText(firstSentence(tool.description || tool.name), TOOL_DESCRIPTION_MAX),
+        parametersJsonSchema: {
+          ...schema,
+          type: "object",
+          properties: {
+            ...properties,
+            [REASON_ARG]: { type: "string", description: "why (short)" },
+          },
+          required: [...required.filter((name) => name !== REASON_ARG), REASON_ARG],
+        },
+      };
+    });
+}

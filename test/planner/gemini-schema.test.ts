@@ -1,0 +1,54 @@
+/** Tool schemas made Gemini-safe: parametersJsonSchema, no $schema, anyOf-with-null collapsed, a reason argument. */
+import { describe, expect, it } from "vitest";
+import { geminiSafeSchema, toFunctionDeclarations } from "../../src/planner/gemini-schema.ts";
+import { JGRANTS_TOOLS } from "./gemini-fixtures.ts";
+
+describe("gemini schema", () => {
+  it("collapses anyOf with null and drops null defaults, titles and $schema", () => {
+    const schema = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      title: "Args",
+      properties: {
+        area: {
+          anyOf: [{ type: "string" }, { type: "null" }],
+          default: null,
+          description: "地域",
+          title: "Area",
+        },
+        n: { type: ["integer", "null"] },
+        either: { anyOf: [{ type: "string" }, { type: "number" }] },
+        list: { type: "array", items: { anyOf: [{ type: "string" }, { type: "null" }] } },
+      },
+    };
+    expect(geminiSafeSchema(schema)).toEqual({
+      type: "object",
+      properties: {
+        area: { type: "string", description: "地域" },
+        n: { type: "integer" },
+        either: { anyOf: [{ type: "string" }, { type: "number" }] },
+        list: { type: "array", items: { type: "string" } },
+      },
+    });
+  });
+
+  it("declares each tool by qualified name with a required reason and clipped descriptions", () => {
+    const declarations = toFunctionDeclarations(JGRANTS_TOOLS);
+    expect(declarations.map((d) => d.name)).toEqual([
+      "jgrants__search_subsidies",
+      "jgrants__get_subsidy_detail",
+      "jgrants__get_subsidy_overview",
+    ]);
+    const search = declarations[0]!;
+    expect(search.description.length).toBeLessThanOrEqual(80);
+    expect(search.parametersJsonSchema.required).toEqual(["keyword", "reason"]);
+    expect(search.parametersJsonSchema.properties).toHaveProperty("reason.type", "string");
+    expect(search.parametersJsonSchema.properties).toHaveProperty("sort.enum", [
+      "created_date",
+      "acceptance_start_datetime",
+      "acceptance_end_datetime",
+    ]);
+    const text = JSON.stringify(declarations);
+    expect(text).not.toMatch(/\$schema|anyOf|"null"/);
+  });
+});
