@@ -42,7 +42,10 @@ export function geminiSafeSchema(schema: unknown): unknown {
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = node[key];
     if (!Array.isArray(branches)) continue;
-    const nonNull = branches.filter((b) => !(isObject(b) && b.type === "null"));
+    let nonNull = branches.filter((b) => !(isObject(b) && b.type === "null"));
+    // "One enum value, or several joined by a pattern": Gemini gets the enum (joins stay allowed server-side).
+    const enumBranch = nonNull.find((b) => isObject(b) && Array.isArray(b.enum));
+    if (enumBranch && nonNull.every((b) => isObject(b) && b.type === "string")) nonNull = [enumBranch];
     if (nonNull.length === 1 && nonNull.length < branches.length) {
       const { [key]: _dropped, ...rest } = node;
       node = { ...(nonNull[0] as Json), ...rest };

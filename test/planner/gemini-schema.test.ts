@@ -32,6 +32,19 @@ describe("gemini schema", () => {
     });
   });
 
+  it("offers the enum branch of a one-or-several-joined filter", () => {
+    const schema = {
+      anyOf: [
+        { type: "string", enum: ["製造業", "建設業"] },
+        { type: "string", pattern: "^(?:製造業|建設業)(?: / (?:製造業|建設業))+$" },
+        { type: "null" },
+      ],
+      default: null,
+      description: "業種。複数は / で区切る。",
+    };
+    expect(geminiSafeSchema(schema)).toEqual({ type: "string", enum: ["製造業", "建設業"], description: "業種。" });
+  });
+
   it("declares each tool by qualified name with a required reason and clipped descriptions", () => {
     const declarations = toFunctionDeclarations(JGRANTS_TOOLS);
     expect(declarations.map((d) => d.name)).toEqual([

@@ -9,11 +9,24 @@ import { FILTER_ENUMS, ORDER_VALUES, SORT_VALUES } from "./enums.ts";
 
 type JsonSchema = Record<string, unknown>;
 
-const nullableEnum = (values: readonly string[], description: string): JsonSchema => ({
-  anyOf: [{ type: "string", enum: [...values] }, { type: "null" }],
-  default: null,
-  description,
-});
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/**
+ * A filter that takes one enum value, or several joined with " / " as the API allows: the enum branch
+ * lists the values, the pattern branch admits only joins of those same values.
+ */
+const multiEnum = (values: readonly string[], description: string): JsonSchema => {
+  const one = `(?:${values.map(escapeRegExp).join("|")})`;
+  return {
+    anyOf: [
+      { type: "string", enum: [...values] },
+      { type: "string", pattern: `^${one}(?: / ${one})+$` },
+      { type: "null" },
+    ],
+    default: null,
+    description,
+  };
+};
 
 const MULTI =
   '複数の値は「 / 」（半角スペース＋半角スラッシュ＋半角スペース）で区切って1つの文字列にします（例: "東京都 / 全国"）。';
@@ -32,16 +45,16 @@ export const SEARCH_SCHEMA = advertised({
       description:
         "検索キーワード（2〜255文字、スペースなし）。大文字・小文字、全角・半角の違いは区別しません",
     },
-    use_purpose: nullableEnum(FILTER_ENUMS.use_purpose, `利用目的。${MULTI}`),
-    industry: nullableEnum(
+    use_purpose: multiEnum(FILTER_ENUMS.use_purpose, `利用目的。${MULTI}`),
+    industry: multiEnum(
       FILTER_ENUMS.industry,
       `業種（名前に「、」を含みます。「、」では区切りません）。${MULTI}`,
     ),
-    target_number_of_employees: nullableEnum(
+    target_number_of_employees: multiEnum(
       FILTER_ENUMS.target_number_of_employees,
       `従業員数の上限。${MULTI}`,
     ),
-    target_area_search: nullableEnum(
+    target_area_search: multiEnum(
       FILTER_ENUMS.target_area_search,
       `補助対象地域。都道府県で絞り込むと全国対象の補助金は含まれないため、含めたいときは「 / 全国」を足します。${MULTI}`,
     ),

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callJson, connectInMemory } from "./helpers.ts";
 import {
@@ -21,7 +22,7 @@ type Schema = { type?: string; anyOf?: Array<{ type: string }>; default?: unknow
 
 function typeOf(schema: Schema): string {
   if (schema.anyOf) {
-    const types = schema.anyOf.map((s) => s.type).sort();
+    const types = [...new Set(schema.anyOf.map((s) => s.type))].sort();
     return types.join("|") === "null|string" ? "nullable-string" : types.join("|");
   }
   return schema.type ?? "?";
@@ -47,6 +48,22 @@ describe("compatibility with the official jGrants MCP server", () => {
     }
   });
 
+  it("lets a strict client send several values joined with ' / ', and only known ones", async () => {
+    const { tools } = await client.listTools();
+    const search = tools.find((t) => t.name === "search_subsidies")!;
+    const ajv = new Ajv({ strict: false });
+    const validate = ajv.compile(search.inputSchema);
+    const ok = (args: Record<string, unknown>) => validate({ keyword: "補助金", ...args });
+    expect(ok({ target_area_search: "東京都" })).toBe(true);
+    expect(ok({ target_area_search: "東京都 / 全国" })).toBe(true);
+    expect(ok({ industry: "農業、林業 / 製造業" })).toBe(true);
+    expect(ok({ target_number_of_employees: "20名以下 / 従業員数の制約なし" })).toBe(true);
+    expect(ok({ target_area_search: null })).toBe(true);
+    expect(ok({ target_area_search: "東京" })).toBe(false);
+    expect(ok({ target_area_search: "東京都 / 火星" })).toBe(false);
+    expect(ok({ target_area_search: "東京都/全国" })).toBe(false);
+  });
+
   it("adds JSON-Schema enums from jgrants-enums.json while still accepting null", async () => {
     const { tools } = await client.listTools();
     const search = tools.find((t) => t.name === "search_subsidies")!;
@@ -55,7 +72,7 @@ describe("compatibility with the official jGrants MCP server", () => {
     const area = props.target_area_search!.anyOf!.find((s) => s.type === "string")!;
     expect(area.enum).toContain("東京都");
     expect(area.enum).toContain("全国");
-    expect(props.target_area_search!.anyOf!.map((s) => s.type)).toEqual(["string", "null"]);
+    expect(props.target_area_search!.anyOf!.map((s) => s.type)).toEqual(["string", "string", "null"]);
     expect(props.industry!.anyOf![0]!.enum).toContain("農業、林業");
     expect(props.target_number_of_employees!.anyOf![0]!.enum).toContain("20名以下");
     expect(props.use_purpose!.anyOf![0]!.enum).toContain("設備整備・IT導入をしたい");
