@@ -11,7 +11,7 @@ export function progressText(event: ProgressEvent): string | null {
       const words = event.keywords.map((k) => `「${k}」`).join("");
       const filters = [event.filters.area, event.filters.industry, event.filters.employees].filter(Boolean);
       const where = filters.length > 0 ? `（${filters.join("・")}）` : "";
-      return words ? `🔍 ${words}で検索中${where}` : STARTING_TEXT;
+      return words ? `🔍${words}で検索中${where}` : STARTING_TEXT;
     }
     case "found":
       if (event.count === 0) return "🔎 該当がありませんでした。条件を変えて探しています…";

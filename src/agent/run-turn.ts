@@ -52,9 +52,11 @@ export interface LoopOutput {
 function filtersOf(args: Record<string, unknown>): Partial<Omit<SearchConditions, "keywords">> {
   const pick = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
   const filters = {
-    area: pick("target_area_search"),
+    // The planners add 全国 to a prefecture so nationwide subsidies are found; users asked for the prefecture.
+    area: pick("target_area_search")?.replace(/ \/ 全国$/, ""),
     industry: pick("industry"),
-    employees: pick("target_number_of_employees"),
+    // Planners send the user's size bucket and every larger one; the first is what the user said.
+    employees: pick("target_number_of_employees")?.split(" / ")[0],
     purpose: pick("use_purpose"),
   };
   return Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as typeof filters;
