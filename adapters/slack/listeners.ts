@@ -1,0 +1,127 @@
+/**
+ * What happens after Bolt has acked: access checks, the history rule for un-mentioned thread replies,
+ * and exactly-once delivery. Two keys are claimed through the store: the event_id (drops Slack's
+ * retries of an event already taken) and channel+ts (one answer when a message arrives both as
+ * app_mention and as message). A retry whose first delivery never got that far claims both, and is answered.
+ */
+import type { Config } from "../../src/config.ts";
+import type { Logger } from "../../src/logger.ts";
+import type { ThreadStore } from "../../src/types.ts";
+import { parseSlackEvent, type SlackIdentity, type SlackInbound, slackThreadKey } from "./parse.ts";
+import { parseDetailValue } from "./render-subsidy.ts";
+
+type SlackConfig = NonNullable<Config["slack"]>;
+
+export interface ListenerDeps {
+  config: SlackConfig;
+  store: ThreadStore;
+  logger: Logger;
+  respond: (inbound: SlackInbound, signal: AbortSignal) => Promise<void>;
+  /** Tells the asker that something failed (used when the store fails before the answer starts). */
+  apologise: (inbound: SlackInbound, error: unknown) => Promise<void>;
+}
+
+/** Why an inbound message is outside the allowlists, or null when it may be answered. */
+export function accessDenied(inbound: SlackInbound, config: SlackConfig): string | null {
+  const outside = (list: string[] | undefined, value: string) =>
+    list !== undefined && list.length > 0 && !list.includes(value);
+  if (outside(config.allowedTeams, inbound.teamId)) return "team";
+  if (outside(config.allowedChannels, inbound.channel)) return "channel";
+  if (outside(config.allowedUsers, inbound.turn.userId)) return "user";
+  return null;
+}
+
+/** Claims both delivery keys; false when either was already taken. */
+async function claim(store: ThreadStore, inbound: SlackInbound, actionKey?: string): Promise<boolean> {
+  const eventKey = actionKey ?? (inbound.turn.eventId ? `slack:event:${inbound.turn.eventId}` : undefined);
+  if (eventKey && !(await store.markDelivered(eventKey))) return false;
+  if (actionKey) return true;
+  return store.markDelivered(`slack:message:${inbound.teamId}:${inbound.channel}:${inbound.ts}`);
+}
+
+/** Handles one Events API envelope (already acked). */
+export function createEventHandler(deps: ListenerDeps) {
+  const { config, store, logger } = deps;
+  // Threads with an answer in progress: a follow-up sent before the first answer is saved still counts.
+  const active = new Map<string, number>();
+  const hasHistory = async (key: string) => (active.get(key) ?? 0) > 0 || (await store.load(key)).length > 0;
+  return async (
+    envelope: unknown,
+    identity: SlackIdentity,
+    retryNum: number | undefined,
+    signal: AbortSignal,
+  ) => {
+    const inbound = parseSlackEvent(envelope, identity);
+    if (!inbound) return;
+    const log = logger.child({ threadKey: inbound.turn.threadKey, eventId: inbound.turn.eventId, retryNum });
+    const denied = accessDenied(inbound, config);
+    if (denied) {
+      log.info({ denied, user: inbound.turn.userId }, "slack: ignored a message outside the allowlist");
+      return;
+    }
+    const key = inbound.turn.threadKey;
+    try {
+      if (inbound.reason === "follow-up" && !(await hasHistory(key))) return;
+      if (!(await claim(store, inbound))) {
+        log.debug("slack: duplicate delivery dropped");
+        return;
+      }
+    } catch (error) {
+      // The store is down: a mention or DM is surely ours, so say so; an unknown thread stays silent.
+      if (inbound.reason !== "follow-up") await deps.apologise(inbound, error);
+      else log.warn({ err: error }, "slack: store unavailable; follow-up not answered");
+      return;
+    }
+    active.set(key, (active.get(key) ?? 0) + 1);
+    try {
+      await deps.respond(inbound, signal);
+    } finally {
+      const left = (active.get(key) ?? 1) - 1;
+      if (left > 0) active.set(key, left);
+      else active.delete(key);
+    }
+  };
+}
+
+/** Handles a "詳しく聞く" button: a follow-up turn in the button's thread. */
+export function createActionHandler(deps: ListenerDeps) {
+  const { config, store, logger } = deps;
+  return async (body: Record<string, unknown>, signal: AbortSignal) => {
+    const action = (body.actions as Array<Record<string, unknown>> | undefined)?.[0];
+    const detail = parseDetailValue(action?.value);
+    const channel = (body.channel as { id?: string } | undefined)?.id;
+    const message = body.message as { ts?: string; thread_ts?: string } | undefined;
+    const teamId =
+      (body.team as { id?: string } | null | undefined)?.id ?? (body.user as { team_id?: string })?.team_id;
+    const userId = (body.user as { id?: string } | undefined)?.id;
+    const ts = message?.ts;
+    if (!detail || !channel || !ts || !teamId || !userId) return;
+    const threadTs = message?.thread_ts ?? ts;
+    const inbound: SlackInbound = {
+      turn: {
+        threadKey: slackThreadKey(teamId, channel, threadTs),
+        platform: "slack",
+        userId,
+        text: `${detail.n}番目の詳細は？（ID: ${detail.id}）`,
+        receivedAt: new Date().toISOString(),
+      },
+      teamId,
+      channel,
+      ts,
+      threadTs,
+      reason: "action",
+      isDm: channel.startsWith("D"),
+    };
+    const denied = accessDenied(inbound, config);
+    if (denied) {
+      logger.info(
+        { denied, threadKey: inbound.turn.threadKey },
+        "slack: ignored an action outside the allowlist",
+      );
+      return;
+    }
+    const actionTs = typeof action?.action_ts === "string" ? action.action_ts : String(Date.now());
+    if (!(await claim(store, inbound, `slack:action:${channel}:${ts}:${userId}:${actionTs}`))) return;
+    await deps.respond(inbound, signal);
+  };
+}

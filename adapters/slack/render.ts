@@ -1,0 +1,156 @@
+/**
+ * Reply → Slack messages (pure). A summary of the conditions and data date, the LLM's explanation as
+ * mrkdwn, one section per subsidy, and a footer naming the source. Long replies are split into several
+ * messages that each stay inside Slack's limits; nothing is dropped silently.
+ */
+import type { types } from "@slack/bolt";
+import type { DataSource, Reply, SearchConditions } from "../../src/types.ts";
+import { SLACK_LIMITS, type SlackMessage } from "./limits.ts";
+import { escapeMrkdwn, markdownToMrkdwn, markdownToPlain } from "./mrkdwn.ts";
+import { clipText, subsidySection } from "./render-subsidy.ts";
+
+export type { SlackMessage } from "./limits.ts";
+
+export interface RenderOptions {
+  /** Add a "詳しく聞く" button to each subsidy (default true). */
+  buttons?: boolean;
+}
+
+type Block = types.KnownBlock;
+
+/** The conditions as users read them: 「IT導入」「DX」／東京都／受付中のみ. */
+export function conditionsText(conditions: SearchConditions | null): string {
+  if (!conditions) return "";
+  const parts = [
+    conditions.keywords.map((k) => `「${k}」`).join(""),
+    conditions.area,
+    conditions.industry,
+    conditions.employees,
+    conditions.purpose,
+    conditions.acceptance === "1" ? "受付中のみ" : undefined,
+  ].filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  return parts.join("／");
+}
+
+/** "スナップショット（2026-08-22時点）" or "ライブ（2026-11-29取得）". */
+export function sourceText(source: DataSource | undefined): string {
+  if (!source) return "不明";
+  const day = source.asOf?.slice(0, 10);
+  if (source.mode === "snapshot") return `スナップショット${day ? `（${day}時点）` : ""}`;
+  return `ライブ${day ? `（${day}取得）` : ""}`;
+}
+
+/** Splits mrkdwn into section-sized pieces at paragraph, then line, then character boundaries. */
+export function splitForSections(text: string, max: number = SLACK_LIMITS.sectionText): string[] {
+  const pieces: string[] = [];
+  let current = "";
+  const push = () => {
+    if (current.trim()) pieces.push(current);
+    current = "";
+  };
+  for (const line of text.split("\n")) {
+    if (line.length > max) {
+      push();
+      for (let i = 0; i < line.length; i += max) pieces.push(line.slice(i, i + max));
+      continue;
+    }
+    const next = current ? `${current}\n${line}` : line;
+    if (next.length > max) {
+      push();
+      current = line;
+    } else current = next;
+  }
+  push();
+  return pieces;
+}
+
+const section = (text: string): types.SectionBlock => ({ type: "section", text: { type: "mrkdwn", text } });
+
+const context = (text: string): types.ContextBlock => ({
+  type: "context",
+  elements: [{ type: "mrkdwn", text: clipText(text, SLACK_LIMITS.contextText) }],
+});
+
+/**
+ * The LLM text minus what the blocks already show: paragraphs that restate a listed subsidy's facts
+ * (its link, a "**1. …**" heading, "- 上限額:" lines) and the attribution, which the footer carries.
+ */
+export function proseAround(reply: Reply): string {
+  if (reply.subsidies.length === 0) return reply.text;
+  const urls = reply.subsidies.map((s) => s.url);
+  return reply.text
+    .split(/\n\s*\n/)
+    .filter((paragraph) => {
+      const t = paragraph.trim();
+      if (t === "" || urls.some((u) => t.includes(u))) return false;
+      if (/^(#+\s*)?\*\*\d+\.\s/.test(t) || /^\s*[-*•]\s*(上限額|補助率|締切)\s*[:：]/m.test(t)) return false;
+      return !/^出典[:：]/.test(t);
+    })
+    .join("\n\n");
+}
+
+function headBlocks(reply: Reply): Block[][] {
+  const units: Block[][] = [];
+  if (reply.kind === "answer" && (reply.conditions || reply.subsidies.length > 0)) {
+    const conditions = conditionsText(reply.conditions);
+    const shown = reply.subsidies.length;
+    const count =
+      reply.totalCount > shown
+        ? `*${reply.totalCount}件*見つかりました（上位${shown}件を表示）`
+        : `*${shown}件*見つかりました`;
+    const lines = [
+      conditions ? `*検索条件*: ${escapeMrkdwn(conditions)}` : "",
+      `${count}・データ: ${sourceText(reply.subsidies[0]?.source)}`,
+    ];
+    units.push([section(clipText(lines.filter(Boolean).join("\n"), SLACK_LIMITS.sectionText))]);
+  }
+  const prose = proseAround(reply);
+  for (const piece of splitForSections(markdownToMrkdwn(prose))) units.push([section(piece)]);
+  // Notes the answer text already states are not repeated.
+  const notes = reply.notes.filter((n) => n.trim() !== "" && !prose.includes(n.trim())).slice(0, 10);
+  if (notes.length > 0) units.push([context(notes.map((n) => `ℹ️ ${escapeMrkdwn(n)}`).join("\n"))]);
+  return units;
+}
+
+function footer(reply: Reply): Block[] {
+  const source = sourceText(reply.subsidies[0]?.source);
+  return [
+    { type: "divider" },
+    context(
+      `出典: <https://www.jgrants-portal.go.jp/|Jグランツ>｜データ: ${source}｜金額・締切は公募要領で必ずご確認ください`,
+    ),
+  ];
+}
+
+const fits = (blocks: Block[], unit: Block[]): boolean =>
+  blocks.length + unit.length <= SLACK_LIMITS.maxBlocks &&
+  JSON.stringify(blocks).length + JSON.stringify(unit).length < SLACK_LIMITS.blocksJsonChars;
+
+/** Renders a reply as one or more messages, each within Slack's limits, each with a `text` fallback. */
+export function renderReply(reply: Reply, options: RenderOptions = {}): SlackMessage[] {
+  const buttons = options.buttons ?? true;
+  const units = headBlocks(reply);
+  reply.subsidies.forEach((subsidy, i) => {
+    units.push([{ type: "divider" }, subsidySection(subsidy, i + 1, buttons)]);
+  });
+  if (reply.kind === "answer" && reply.subsidies.length > 0) units.push(footer(reply));
+  const groups: Block[][] = [[]];
+  for (const unit of units) {
+    const current = groups[groups.length - 1] ?? [];
+    if (current.length > 0 && !fits(current, unit)) groups.push([...unit]);
+    else current.push(...unit);
+  }
+  const fallback = clipText(markdownToPlain(reply.text).trim() || "補助金の検索結果です。", 3000);
+  const messages = groups.filter((g) => g.length > 0);
+  if (messages.length === 0) return [{ text: fallback, blocks: [section(escapeMrkdwn(fallback))] }];
+  return messages.map((blocks, i) => ({
+    text: i === 0 ? fallback : `（続き ${i + 1}/${messages.length}）補助金の検索結果`,
+    blocks,
+  }));
+}
+
+/** A plain message with a single section (status lines, apologies). Text is escaped here. */
+export function plainMessage(text: string): SlackMessage {
+  const escaped = escapeMrkdwn(text);
+  return { text: escaped, blocks: [section(clipText(escaped, SLACK_LIMITS.sectionText))] };
+}
