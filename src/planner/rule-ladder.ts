@@ -1,6 +1,6 @@
 /**
  * The offline planner's broadening ladder: the question's own search first, then the same words with
- * filters dropped one by one, then synonyms and broader terms, then shorter words. Each rung is a set
+ * filters dropped one by one (the area last), synonyms and broader terms, then shorter words. Each rung is a set
  * of searches (one per keyword); the planner runs the first rung whose calls were not all made yet.
  */
 import type { SearchConditions, ToolCall } from "../types.ts";
@@ -34,12 +34,16 @@ function interleave(lists: string[][], exclude: Set<string>, max: number): strin
   return out;
 }
 
-/** Every rung for a search, in the order they are tried. */
+/**
+ * Every rung for a search, in the order they are tried. The area goes last of the filters, and only after
+ * the synonyms were tried inside it: a Tokyo business asking about IT is better served by "DX in Tokyo"
+ * than by "IT anywhere".
+ */
 export function ladderOf(base: SearchConditions): Rung[] {
   const rungs: Rung[] = [{ conditions: base, why: null }];
   let current: SearchConditions = base;
   for (const [key, label] of FILTER_LABELS) {
-    if (current[key] === undefined) continue;
+    if (current[key] === undefined || key === "area") continue;
     const { [key]: _dropped, ...rest } = current;
     current = rest as SearchConditions;
     rungs.push({ conditions: current, why: `0件のため条件「${label}」を外して再検索` });
@@ -50,9 +54,16 @@ export function ladderOf(base: SearchConditions): Rung[] {
     keywords: [],
     ...(base.sort ? { sort: base.sort, order: base.order } : {}),
   };
+  const why = `0件のため類義語・上位語「${neighbours.join("・")}」で再検索`;
+  if (neighbours.length > 0 && base.area) {
+    rungs.push({ conditions: { ...plain, keywords: neighbours, area: base.area }, why });
+  }
+  if (current.area !== undefined) {
+    const { area: _dropped, ...rest } = current;
+    current = rest as SearchConditions;
+    rungs.push({ conditions: current, why: "0件のため条件「地域」を外して再検索" });
+  }
   if (neighbours.length > 0) {
-    const why = `0件のため類義語・上位語「${neighbours.join("・")}」で再検索`;
-    if (base.area) rungs.push({ conditions: { ...plain, keywords: neighbours, area: base.area }, why });
     rungs.push({ conditions: { ...plain, keywords: neighbours }, why });
     for (const n of neighbours) tried.add(n);
   }

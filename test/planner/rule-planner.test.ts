@@ -114,7 +114,7 @@ describe("createRulePlanner: first round", () => {
 });
 
 describe("createRulePlanner: broadening on zero hits", () => {
-  it("drops filters one by one, then synonyms (with, then without area), then shorter words, then stops", async () => {
+  it("drops filters one by one, tries synonyms inside the area before dropping it, then shorter words, then stops", async () => {
     const question = "東京都で従業員10人の製造業、ITツール導入の補助金";
     const rounds: RoundSummary[] = [];
     const seen: string[] = [];
@@ -143,17 +143,18 @@ describe("createRulePlanner: broadening on zero hits", () => {
       ],
       [{ keyword: "ITツール導入", target_area_search: "東京都 / 全国", target_number_of_employees: UP_TO_20 }],
       [{ keyword: "ITツール導入", target_area_search: "東京都 / 全国" }],
-      [{ keyword: "ITツール導入" }],
       [
         { keyword: "IT導入", target_area_search: "東京都 / 全国" },
         { keyword: "ITツール", target_area_search: "東京都 / 全国" },
         { keyword: "DX", target_area_search: "東京都 / 全国" },
       ],
+      [{ keyword: "ITツール導入" }],
       [{ keyword: "IT導入" }, { keyword: "ITツール" }, { keyword: "DX" }],
       [{ keyword: "IT" }, { keyword: "ツール" }],
     ]);
     expect(rounds[1]?.calls[0]?.call.reason).toContain("業種");
-    expect(rounds[4]?.calls[0]?.call.reason).toContain("類義語");
+    expect(rounds[3]?.calls[0]?.call.reason).toContain("類義語");
+    expect(rounds[4]?.calls[0]?.call.reason).toContain("地域");
     expect(rounds[6]?.calls[0]?.call.reason).toContain("短い語");
   });
 
@@ -163,8 +164,11 @@ describe("createRulePlanner: broadening on zero hits", () => {
     const done = await plan("東京都でDXの補助金", {
       rounds: [roundOf(1, first.calls, 0), roundOf(2, second.calls, 4)],
     });
-    expect(done).toMatchObject({ done: true, calls: [], conditions: { keywords: ["DX"], acceptance: "1" } });
-    expect(done.conditions?.area).toBeUndefined();
+    // The second round searched DX's neighbours inside 東京都, and found something: those conditions stay.
+    expect(second.calls.every((c) => c.args.target_area_search === "東京都 / 全国")).toBe(true);
+    expect(second.calls.map((c) => c.args.keyword)).not.toContain("DX");
+    expect(done).toMatchObject({ done: true, calls: [], conditions: { area: "東京都", acceptance: "1" } });
+    expect(done.conditions?.keywords).toEqual(second.calls.map((c) => c.args.keyword));
   });
 
   it("stops when every call of the last round failed", async () => {
