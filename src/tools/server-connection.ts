@@ -1,0 +1,289 @@
+/**
+ * The life of one server's connection: lazy connect with one shared attempt, heartbeat, reconnect with
+ * exponential backoff and jitter, one safe retry, optional recycle and idle disconnect, cached tool list.
+ */
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { describeError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import type { ServerStatus } from "../types.ts";
+import { isConnectionFailure, raceSignal, ServerUnavailableError } from "./failure.ts";
+import { backoffDelay, type ConnectionTiming, fetchTools, heartbeat, NamedTimers } from "./keepalive.ts";
+import type { McpSession, SessionHooks } from "./mcp-session.ts";
+
+export type { ConnectionTiming } from "./keepalive.ts";
+
+export interface ConnectionOptions {
+  name: string;
+  /** Opens a fresh session (a fresh initialize every time). */
+  open: (hooks: SessionHooks) => Promise<McpSession>;
+  timing: ConnectionTiming;
+  logger: Logger;
+  onToolsChanged: () => void;
+}
+
+/** One configured server as the host keeps it. */
+export class ServerConnection {
+  readonly name: string;
+  private state: ServerStatus["state"] = "idle";
+  private session?: McpSession;
+  private connecting?: Promise<McpSession>;
+  private tools?: Promise<Tool[]>;
+  private failures = 0;
+  private nextAttemptAt = 0;
+  private active = 0;
+  private closed = false;
+  private recycleDue = false;
+  private lastError?: string;
+  private lastOkAt?: string;
+  private transport?: string;
+  private readonly timers = new NamedTimers<"reconnect" | "heartbeat" | "recycle" | "idle">();
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.name = options.name;
+  }
+
+  /** Status without connecting. */
+  status(toolCount: number): ServerStatus {
+    return {
+      name: this.name,
+      state: this.state,
+      transport: this.transport,
+      toolCount,
+      lastError: this.lastError,
+      lastOkAt: this.lastOkAt,
+    };
+  }
+
+  /**
+   * Lists the server's tools (cached until list_changed or a new session). `force` connects even inside
+   * the backoff window: a planner's explicit call deserves an attempt, a listing of every server does not.
+   */
+  listTools(signal?: AbortSignal, force = false): Promise<Tool[]> {
+    return this.run(signal, true, force, (session) => {
+      if (!this.tools) {
+        const loading = fetchTools(session, this.options.timing.listTimeoutMs);
+        this.tools = loading;
+        loading.catch(() => {
+          if (this.tools === loading) this.tools = undefined;
+        });
+      }
+      return raceSignal(this.tools, signal);
+    });
+  }
+
+  /** Calls one tool; `safe` allows one retry on a fresh connection after a connection failure. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { signal?: AbortSignal; timeoutMs: number; safe: boolean },
+  ): Promise<CallToolResult> {
+    return this.run(opts.signal, opts.safe, true, async (session) => {
+      const result = await session.client.callTool({ name, arguments: args }, undefined, {
+        signal: opts.signal,
+        timeout: opts.timeoutMs,
+        maxTotalTimeout: opts.timeoutMs,
+      });
+      return result as CallToolResult;
+    });
+  }
+
+  /** Ends the session and every timer; the connection stays closed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clearTimers();
+    const pending = this.connecting?.catch(() => undefined);
+    await this.dropSession();
+    await pending;
+    await this.dropSession();
+    this.state = "closed";
+  }
+
+  /** Forgets the cached tool list (e.g. a planner named a tool the cache does not know). */
+  invalidateTools(): void {
+    this.tools = undefined;
+  }
+
+  private async run<T>(
+    signal: AbortSignal | undefined,
+    safe: boolean,
+    force: boolean,
+    op: (s: McpSession) => Promise<T>,
+  ): Promise<T> {
+    if (this.closed) throw new Error(`server "${this.name}" is closed`);
+    this.active++;
+    this.timers.clear("idle");
+    try {
+      const session = await raceSignal(this.ensure(force), signal);
+      try {
+        const result = await op(session);
+        this.lastOkAt = new Date().toISOString();
+        return result;
+      } catch (error) {
+        if (signal?.aborted || !isConnectionFailure(error)) throw error;
+        this.lost(session, error);
+        if (!safe) {
+          this.scheduleReconnect();
+          throw error;
+        }
+        this.options.logger.info({ server: this.name, err: error }, "mcp connection lost; retrying once");
+        return await op(await raceSignal(this.ensure(true), signal));
+      }
+    } finally {
+      this.active--;
+      if (this.active === 0) this.afterActivity();
+    }
+  }
+
+  /** The current session, or one shared connection attempt. `force` ignores the backoff window. */
+  private ensure(force: boolean): Promise<McpSession> {
+    if (this.session) return Promise.resolve(this.session);
+    // A listing does not wait for a background reconnect of a server that is already failing.
+    if (this.connecting && (force || this.failures === 0)) return this.connecting;
+    if (this.connecting) return Promise.reject(new ServerUnavailableError(this.name, 0, this.lastError));
+    const wait = this.nextAttemptAt - Date.now();
+    if (!force && this.failures > 0 && wait > 0) {
+      return Promise.reject(new ServerUnavailableError(this.name, wait, this.lastError));
+    }
+    this.timers.clear("reconnect");
+    this.state = this.failures > 0 || this.lastOkAt ? "reconnecting" : "connecting";
+    const attempt = this.connectOnce();
+    this.connecting = attempt;
+    attempt.then(
+      () => {
+        this.connecting = undefined;
+      },
+      () => {
+        this.connecting = undefined;
+        this.scheduleReconnect();
+      },
+    );
+    return attempt;
+  }
+
+  private async connectOnce(): Promise<McpSession> {
+    let session: McpSession | undefined;
+    const hooks: SessionHooks = {
+      onClose: () => {
+        if (session && session === this.session) {
+          this.lost(session, new Error("transport closed"));
+          this.scheduleReconnect();
+        }
+      },
+      onToolsChanged: () => {
+        if (session && session === this.session) {
+          this.tools = undefined;
+          this.options.onToolsChanged();
+        }
+      },
+    };
+    try {
+      session = await this.options.open(hooks);
+    } catch (error) {
+      this.failures++;
+      this.nextAttemptAt = Date.now() + this.backoff();
+      this.lastError = describeError(error);
+      this.state = "failed";
+      this.options.logger.warn({ server: this.name, err: error }, "mcp connect failed");
+      throw error;
+    }
+    if (this.closed) {
+      await session.close().catch(() => undefined);
+      throw new Error(`server "${this.name}" is closed`);
+    }
+    this.session = session;
+    this.tools = undefined;
+    this.failures = 0;
+    this.nextAttemptAt = 0;
+    this.state = "connected";
+    this.transport = session.transport;
+    this.lastOkAt = new Date().toISOString();
+    this.startSessionTimers(session);
+    this.options.logger.info({ server: this.name, transport: session.transport }, "mcp connected");
+    return session;
+  }
+
+  /** Marks a session dead (if it is still the current one) and closes it quietly. */
+  private lost(session: McpSession, error: unknown): void {
+    if (session !== this.session) return;
+    this.lastError = describeError(error);
+    this.options.logger.warn({ server: this.name, err: error }, "mcp connection lost");
+    this.session = undefined;
+    this.tools = undefined;
+    this.state = "reconnecting";
+    this.stopSessionTimers();
+    session.close().catch(() => undefined);
+    this.options.onToolsChanged();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.session || this.connecting || this.timers.has("reconnect")) return;
+    const delay = Math.max(0, this.nextAttemptAt - Date.now()) || this.backoff();
+    this.timers.set("reconnect", delay, () => {
+      this.ensure(true).catch(() => undefined);
+    });
+  }
+
+  private backoff(): number {
+    return backoffDelay(this.failures, this.options.timing);
+  }
+
+  private startSessionTimers(session: McpSession): void {
+    const { heartbeatMs, recycleMs, pingTimeoutMs } = this.options.timing;
+    if (heartbeatMs > 0) {
+      const tick = heartbeat(session, {
+        timeoutMs: Math.min(pingTimeoutMs, heartbeatMs),
+        isCurrent: () => session === this.session,
+        onOk: () => {
+          this.lastOkAt = new Date().toISOString();
+        },
+        onFail: (error) => {
+          this.lost(session, error);
+          this.scheduleReconnect();
+        },
+      });
+      this.timers.set("heartbeat", heartbeatMs, tick, true);
+    }
+    if (recycleMs > 0) {
+      this.timers.set("recycle", recycleMs, () => {
+        this.recycleDue = true;
+        if (this.active === 0) this.afterActivity();
+      });
+    }
+  }
+
+  private afterActivity(): void {
+    if (this.recycleDue) {
+      this.recycleDue = false;
+      this.options.logger.info({ server: this.name }, "mcp periodic recycle");
+      void this.dropSession().then(() => this.ensure(true).catch(() => undefined));
+      return;
+    }
+    const { idleDisconnectMs } = this.options.timing;
+    if (idleDisconnectMs > 0 && this.session) {
+      this.timers.set("idle", idleDisconnectMs, () => {
+        if (this.active === 0 && this.session) {
+          this.options.logger.info({ server: this.name }, "mcp idle disconnect");
+          void this.dropSession();
+        }
+      });
+    }
+  }
+
+  /** Closes the current session on purpose (recycle, idle, close): no reconnect is scheduled. */
+  private async dropSession(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    this.tools = undefined;
+    this.stopSessionTimers();
+    if (!this.closed) this.state = "idle";
+    if (session) await session.close().catch(() => undefined);
+  }
+
+  private stopSessionTimers(): void {
+    this.timers.clear("heartbeat", "recycle", "idle");
+  }
+
+  private clearTimers(): void {
+    this.timers.clear("heartbeat", "recycle", "idle", "reconnect");
+  }
+}

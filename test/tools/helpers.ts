@@ -1,0 +1,61 @@
+/** Shared setup for host tests: a config section with short timers, and server entries for the fakes. */
+import { fileURLToPath } from "node:url";
+import type { Config } from "../../src/config.ts";
+import type { McpServerConfig } from "../../src/tools/mcp-config.ts";
+import type { McpHostTiming } from "../../src/tools/mcp-host.ts";
+
+/** The mcp config section with every periodic timer off unless a test turns it on. */
+export function mcpConfig(overrides: Partial<Config["mcp"]> = {}): Config["mcp"] {
+  return {
+    configPath: undefined,
+    heartbeatMs: 0,
+    callTimeoutMs: 5_000,
+    recycleMs: 0,
+    idleDisconnectMs: 0,
+    resultMaxChars: 1_000,
+    fetchEnabled: false,
+    substitutionEnv: {},
+    ...overrides,
+  };
+}
+
+export const jgrantsConfig: Config["jgrants"] = {
+  source: "snapshot",
+  apiUrl: "https://api.jgrants-portal.go.jp/exp",
+  timeoutMs: 5_000,
+  detailIntervalMs: 0,
+  now: undefined,
+  mcpUrl: undefined,
+};
+
+/** Fast backoff so reconnect tests take milliseconds. */
+export const fastTiming: Partial<McpHostTiming> = {
+  connectTimeoutMs: 5_000,
+  pingTimeoutMs: 1_000,
+  listTimeoutMs: 5_000,
+  backoffInitialMs: 20,
+  backoffMaxMs: 200,
+  random: () => 0.5,
+};
+
+const STDIO_SCRIPT = fileURLToPath(new URL("../fakes/fake-mcp-stdio.ts", import.meta.url));
+
+/** A stdio entry running the fake server in a child node process. */
+export function stdioServer(name: string): McpServerConfig {
+  return {
+    kind: "stdio",
+    name,
+    command: process.execPath,
+    args: ["--import", "tsx", STDIO_SCRIPT, name],
+    enabled: true,
+  };
+}
+
+/** A remote entry for a fake HTTP server. */
+export function remoteServer(
+  name: string,
+  url: string,
+  extra: Partial<McpServerConfig> = {},
+): McpServerConfig {
+  return { kind: "remote", name, url, enabled: true, ...extra } as McpServerConfig;
+}
