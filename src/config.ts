@@ -72,7 +72,10 @@ export const envSchema = z.object({
   AGENT_TOOL_TIMEOUT_MS: int("AGENT_TOOL_TIMEOUT_MS", 100, 600_000).default(20_000),
 
   SQLITE_PATH: z.string().min(1).default("./data/threads.sqlite"),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "REDIS_URL must start with redis:// or rediss://").optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "REDIS_URL must start with redis:// or rediss://")
+    .optional(),
   STORE_BACKEND: z
     .enum(["sqlite", "redis", "memory"], { error: "STORE_BACKEND must be sqlite, redis or memory" })
     .optional(),

@@ -44,9 +44,15 @@ describe("config", () => {
 
   it("names the offending variable and what is allowed", () => {
     expect(() => loadConfig({ PORT: "abc" })).toThrow(/PORT must be an integer between 0 and 65535/);
-    expect(() => loadConfig({ JGRANTS_SOURCE: "cloud" })).toThrow(/JGRANTS_SOURCE must be live, snapshot or auto/);
-    expect(() => loadConfig({ MCP_FETCH_ENABLED: "maybe" })).toThrow(/MCP_FETCH_ENABLED must be true or false/);
-    expect(() => loadConfig({ GEMINI_BASE_URL: "not a url" })).toThrow(/GEMINI_BASE_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ JGRANTS_SOURCE: "cloud" })).toThrow(
+      /JGRANTS_SOURCE must be live, snapshot or auto/,
+    );
+    expect(() => loadConfig({ MCP_FETCH_ENABLED: "maybe" })).toThrow(
+      /MCP_FETCH_ENABLED must be true or false/,
+    );
+    expect(() => loadConfig({ GEMINI_BASE_URL: "not a url" })).toThrow(
+      /GEMINI_BASE_URL must be an http\(s\) URL/,
+    );
   });
 
   it("never echoes a secret value in an error", () => {

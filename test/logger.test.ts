@@ -19,7 +19,11 @@ describe("logger", () => {
     logger.info(
       {
         token: "xoxb-123",
-        headers: { authorization: "Bearer abc", "x-slack-signature": "v0=deadbeef", "x-line-signature": "sig" },
+        headers: {
+          authorization: "Bearer abc",
+          "x-slack-signature": "v0=deadbeef",
+          "x-line-signature": "sig",
+        },
         config: { gemini: { apiKey: "AIzaSyA-secret" } },
         channelAccessToken: "line-token",
       },

@@ -6,7 +6,16 @@ import type { Answerer, AnswerOutput } from "../answer/answerer.ts";
 import { AppError, describeError } from "../errors.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import type { Planner } from "../planner/planner.ts";
-import type { AgentLike, HandleOptions, HistoryTurn, ProgressEvent, Reply, ThreadStore, ToolHost, Turn } from "../types.ts";
+import type {
+  AgentLike,
+  HandleOptions,
+  HistoryTurn,
+  ProgressEvent,
+  Reply,
+  ThreadStore,
+  ToolHost,
+  Turn,
+} from "../types.ts";
 import { sortSubsidies } from "./collect.ts";
 import { type AgentLimits, DEFAULT_LIMITS } from "./limits.ts";
 import { clearedReply, errorReply, helpReply, isClearCommand } from "./replies.ts";
@@ -31,15 +40,30 @@ export interface AgentDeps {
 }
 
 export type ToolEvent =
-  | { phase: "planned"; server: string; tool: string; args: Record<string, unknown>; reason: string; round: number }
-  | { phase: "finished"; server: string; tool: string; isError: boolean; summary: string; durationMs: number };
+  | {
+      phase: "planned";
+      server: string;
+      tool: string;
+      args: Record<string, unknown>;
+      reason: string;
+      round: number;
+    }
+  | {
+      phase: "finished";
+      server: string;
+      tool: string;
+      isError: boolean;
+      summary: string;
+      durationMs: number;
+    };
 
 export interface Agent extends AgentLike {
   handle(turn: Turn, options?: HandleOptions & { onToolEvent?: (event: ToolEvent) => void }): Promise<Reply>;
 }
 
 const MAX_QUESTION_CHARS = 4000;
-const FAILURE_TEXT = "申し訳ありません。回答の作成中に問題が起きました。少し時間をおいてもう一度お試しください。";
+const FAILURE_TEXT =
+  "申し訳ありません。回答の作成中に問題が起きました。少し時間をおいてもう一度お試しください。";
 
 /** Creates the agent from its seams. */
 export function createAgent(deps: AgentDeps): Agent {
@@ -74,9 +98,17 @@ export function createAgent(deps: AgentDeps): Agent {
         return await answer({ ...turn, text }, emit, options, started);
       });
     } catch (error) {
-      if (!entered && error instanceof AppError && error.code === "STORE_UNAVAILABLE" && !isClearCommand(text)) {
+      if (
+        !entered &&
+        error instanceof AppError &&
+        error.code === "STORE_UNAVAILABLE" &&
+        !isClearCommand(text)
+      ) {
         // The store is down: answer anyway (without the lock); the reply says the turn was not saved.
-        logger.error({ err: error, threadKey: turn.threadKey }, "thread lock unavailable; answering unlocked");
+        logger.error(
+          { err: error, threadKey: turn.threadKey },
+          "thread lock unavailable; answering unlocked",
+        );
         return answer({ ...turn, text }, emit, options, started).catch(() =>
           errorReply(turn.threadKey, FAILURE_TEXT, mode, model, Date.now() - started),
         );
@@ -138,7 +170,14 @@ export function createAgent(deps: AgentDeps): Agent {
         // Deadlines are judged against the data's own clock (a snapshot's date), so the demo stays meaningful.
         now = dataClock(r, now, clock());
         const summary = compactResult(r, now).summary;
-        toolEvent({ phase: "finished", server: r.call.server, tool: r.call.tool, isError: r.isError, summary, durationMs: r.durationMs });
+        toolEvent({
+          phase: "finished",
+          server: r.call.server,
+          tool: r.call.tool,
+          isError: r.isError,
+          summary,
+          durationMs: r.durationMs,
+        });
       },
     });
 
@@ -196,7 +235,9 @@ export function createAgent(deps: AgentDeps): Agent {
       }
     }
     const finalNotes = historyNotSaved ? [...notes, "※この回答は会話履歴に保存できませんでした。"] : notes;
-    const text = historyNotSaved ? `${composed.text}\n\n※この回答は会話履歴に保存できませんでした。` : composed.text;
+    const text = historyNotSaved
+      ? `${composed.text}\n\n※この回答は会話履歴に保存できませんでした。`
+      : composed.text;
     const degraded = loop.degraded ?? composed.degraded;
     emit({ type: "done" });
     return {

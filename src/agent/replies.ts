@@ -7,7 +7,8 @@ export const EXAMPLE_QUESTIONS = [
   "締切が近い創業支援の補助金を教えて",
 ];
 
-const CLEAR_PATTERN = /^(?:\/?(?:clear|reset|forget)|履歴(?:を)?(?:消して|削除|消去|クリア|リセット)(?:して)?(?:ください)?|会話(?:を)?(?:リセット|忘れて)(?:ください)?)[。.!！\s]*$/i;
+const CLEAR_PATTERN =
+  /^(?:\/?(?:clear|reset|forget)|履歴(?:を)?(?:消して|削除|消去|クリア|リセット)(?:して)?(?:ください)?|会話(?:を)?(?:リセット|忘れて)(?:ください)?)[。.!！\s]*$/i;
 
 /** True when the user asks to forget this thread ("履歴を消して", "/clear"). */
 export function isClearCommand(text: string): boolean {

@@ -3,8 +3,9 @@
  * with other keywords; hits → fetch the details of the top N without asking the LLM; enough → stop.
  * Limits (rounds, tool calls) end in an answer built from what was found, never in an exception.
  */
+
+import type { CallSummary, PlanFocus, Planner, PlanStep, RoundSummary } from "../planner/planner.ts";
 import { summariseCall } from "../subsidies/index.ts";
-import type { CallSummary, Planner, PlanFocus, PlanStep, RoundSummary } from "../planner/planner.ts";
 import type {
   HistoryTurn,
   PlanEntry,
@@ -173,7 +174,19 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     break;
   }
   if (round >= limits.maxRounds && collected.size === 0 && !limitHit) limitHit = "rounds";
-  return { collected, conditions, focus, plan, results, rounds: round, llmCalls, promptBytes, planner, degraded, limitHit };
+  return {
+    collected,
+    conditions,
+    focus,
+    plan,
+    results,
+    rounds: round,
+    llmCalls,
+    promptBytes,
+    planner,
+    degraded,
+    limitHit,
+  };
 }
 
 function jgrantsServer(tools: ToolInfo[]): string {

@@ -38,14 +38,20 @@ export function notesFor(loop: LoopOutput, source: DataSource | null): string[] 
   const notes: string[] = [];
   if (loop.degraded) notes.push("AI（Gemini）が応答しなかったため、簡易検索でお答えしています。");
   if (source?.mode === "snapshot" && source.asOf) {
-    notes.push(`${source.asOf}時点のデータ（オフラインの収録データ）です。最新の情報はJグランツでご確認ください。`);
+    notes.push(
+      `${source.asOf}時点のデータ（オフラインの収録データ）です。最新の情報はJグランツでご確認ください。`,
+    );
   }
   const fallback = loop.results
-    .map((r) => (r.data as { data_source?: { fallback_reason?: string } } | undefined)?.data_source?.fallback_reason)
+    .map(
+      (r) =>
+        (r.data as { data_source?: { fallback_reason?: string } } | undefined)?.data_source?.fallback_reason,
+    )
     .find(Boolean);
   if (fallback) notes.push("Jグランツに接続できなかったため、収録済みのデータで検索しました。");
   if (loop.limitHit === "toolCalls") notes.push("検索回数の上限に達したため、ここまでの結果でお答えします。");
-  if (loop.limitHit === "rounds") notes.push("何度か条件を変えて探しましたが、ここまでの結果でお答えします。");
+  if (loop.limitHit === "rounds")
+    notes.push("何度か条件を変えて探しましたが、ここまでの結果でお答えします。");
   const failed = loop.results.filter((r) => r.isError);
   if (failed.length > 0 && failed.length === loop.results.length) {
     notes.push("補助金データの取得に失敗しました。しばらくしてからもう一度お試しください。");

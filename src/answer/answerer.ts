@@ -3,8 +3,9 @@
  * always come from the Subsidy records, never from LLM prose. Implementations: template-answerer.ts
  * (deterministic Japanese) and gemini-answerer.ts (an LLM explanation around the same facts).
  */
-import type { DataSource, HistoryTurn, SearchConditions, Subsidy } from "../types.ts";
+
 import type { PlanFocus } from "../planner/planner.ts";
+import type { DataSource, HistoryTurn, SearchConditions, Subsidy } from "../types.ts";
 
 export interface AnswerInput {
   question: string;

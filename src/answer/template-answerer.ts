@@ -60,6 +60,11 @@ export function renderTemplateAnswer(input: AnswerInput): string {
       direct ?? (shown.length === 1 ? "ご質問の補助金の詳細です。" : `ご質問の${shown.length}件の詳細です。`),
     );
     parts.push(...shown.map((s, i) => renderSubsidyDetail(s, shown.length > 1 ? i + 1 : 0)));
+  } else if (input.focus.kind === "detail" && input.focus.ids.length === 0) {
+    parts.push(
+      "どの補助金のことか分かりませんでした。この会話ではまだ補助金を紹介していないか、その番号の補助金がありません。" +
+        "探したい内容を教えてください（例:「東京都でIT導入に使える補助金」）。",
+    );
   } else if (input.focus.kind === "detail") {
     const ids = input.focus.ids.join("、");
     parts.push(

@@ -24,17 +24,21 @@ const THREAD_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 /** Parses `{message, threadId?}`; throws HttpError(400/413) with a message that says what is wrong. */
 export function parseChatRequest(body: unknown): ChatRequest {
   if (!body || typeof body !== "object" || Array.isArray(body)) {
-    throw new HttpError(400, "リクエスト本文は JSON オブジェクト {\"message\": \"…\"} で送ってください。");
+    throw new HttpError(400, 'リクエスト本文は JSON オブジェクト {"message": "…"} で送ってください。');
   }
   const { message, threadId } = body as Record<string, unknown>;
   if (typeof message !== "string") {
-    throw new HttpError(400, "message（文字列）が必要です。例: {\"message\": \"東京都のIT導入補助金\"}");
+    throw new HttpError(400, 'message（文字列）が必要です。例: {"message": "東京都のIT導入補助金"}');
   }
   if (message.trim() === "") throw new HttpError(400, "message が空です。質問を入力してください。");
   if (message.length > MAX_MESSAGE_CHARS) {
     throw new HttpError(413, `message が長すぎます（${MAX_MESSAGE_CHARS}文字まで）。`);
   }
-  if (threadId !== undefined && threadId !== null && (typeof threadId !== "string" || !THREAD_ID.test(threadId))) {
+  if (
+    threadId !== undefined &&
+    threadId !== null &&
+    (typeof threadId !== "string" || !THREAD_ID.test(threadId))
+  ) {
     throw new HttpError(400, "threadId は英数字と _ . : - からなる128文字以内の文字列で指定してください。");
   }
   return { message, threadId: typeof threadId === "string" ? threadId : randomUUID() };

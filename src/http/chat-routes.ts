@@ -39,7 +39,8 @@ export function mountChatRoutes(app: Application, options: ChatRoutesOptions): v
   const auth = (req: Request, _res: Response, next: NextFunction) => {
     if (!options.apiToken) return next();
     const header = req.get("authorization") ?? "";
-    if (header !== `Bearer ${options.apiToken}`) return next(new HttpError(401, "認証が必要です（Authorization: Bearer <token>）。"));
+    if (header !== `Bearer ${options.apiToken}`)
+      return next(new HttpError(401, "認証が必要です（Authorization: Bearer <token>）。"));
     next();
   };
 

@@ -80,7 +80,9 @@ export function finishHttpApp(app: Application, logger: Logger): void {
     const err = error as { status?: number; type?: string; message?: string };
     if (error instanceof HttpError) return void res.status(error.status).json({ error: error.message });
     if (err.type === "entity.parse.failed") {
-      return void res.status(400).json({ error: `JSON の形式が正しくありません: ${err.message ?? ""}`.trim() });
+      return void res
+        .status(400)
+        .json({ error: `JSON の形式が正しくありません: ${err.message ?? ""}`.trim() });
     }
     if (err.type === "entity.too.large") {
       return void res.status(413).json({ error: "リクエストが大きすぎます（64KBまで）。" });

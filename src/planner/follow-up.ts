@@ -79,9 +79,13 @@ export function resolveFollowUp(
   const ids = [...new Set(question.match(ID_RE) ?? [])];
   if (ids.length > 0) return { kind: "detail", ids, why: "ID指定" };
   const last = lastUseful(history);
-  if (!last) return null;
-  const shown = last.subsidies;
+  const shown = last?.subsidies ?? [];
   const positions = ordinalsIn(question, shown.length);
+  // "2番目の詳細は？" with nothing (or fewer) shown before: a reference to nothing, not a new search.
+  if (!hasOwnTopic && positions.length === 0 && ordinalsIn(question, Number.MAX_SAFE_INTEGER).length > 0) {
+    return { kind: "detail", ids: [], why: "参照先なし" };
+  }
+  if (!last) return null;
   if (positions.length > 0) {
     const picked = positions.map((p) => shown[p - 1]?.id).filter((x): x is string => Boolean(x));
     return { kind: "detail", ids: picked, why: `${positions.join("・")}番目` };

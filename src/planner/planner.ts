@@ -39,7 +39,11 @@ export type PlanFocus =
   /** The user asked about specific subsidies (e.g. "2番目の詳細は？", an id, "それの補助率は？"). */
   | { kind: "detail"; ids: string[] }
   /** The user asked to re-sort the previous results ("締切が近い順にして"). */
-  | { kind: "resort"; sort: NonNullable<SearchConditions["sort"]>; order: NonNullable<SearchConditions["order"]> };
+  | {
+      kind: "resort";
+      sort: NonNullable<SearchConditions["sort"]>;
+      order: NonNullable<SearchConditions["order"]>;
+    };
 
 export interface PlanStep {
   /** Calls to run now, in parallel; each carries a reason. Empty with done=true means "answer now". */

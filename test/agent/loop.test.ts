@@ -7,7 +7,12 @@ import { createMemoryStoreFake } from "../fakes/memory-store.ts";
 import { createScriptedPlanner, type ScriptedStep, searchCall } from "../fakes/scripted-planner.ts";
 import { createSnapshotTools } from "../fakes/snapshot-tools.ts";
 
-const turn = (text: string, threadKey = "test:loop"): Turn => ({ threadKey, platform: "cli", userId: "u", text });
+const turn = (text: string, threadKey = "test:loop"): Turn => ({
+  threadKey,
+  platform: "cli",
+  userId: "u",
+  text,
+});
 
 function setup(steps: ScriptedStep[], limits = {}, tools = createSnapshotTools()) {
   const planner = createScriptedPlanner(steps);
@@ -107,7 +112,14 @@ const cases: Case[] = [
   {
     name: "a planner that is done at once → an answer with no calls",
     steps: [{ calls: [], done: true }],
-    expect: { rounds: 1, toolCalls: 0, detailCalls: 0, minSubsidies: 0, plannerCalls: 1, events: ["composing", "done"] },
+    expect: {
+      rounds: 1,
+      toolCalls: 0,
+      detailCalls: 0,
+      minSubsidies: 0,
+      plannerCalls: 1,
+      events: ["composing", "done"],
+    },
   },
 ];
 
@@ -120,7 +132,9 @@ describe("agent loop (scripted planner)", () => {
       expect(reply.kind).toBe("answer");
       expect(reply.meta.rounds).toBe(c.expect.rounds);
       expect(reply.meta.toolCalls).toBe(c.expect.toolCalls);
-      expect(tools.calls.filter((call) => call.tool === "get_subsidy_detail")).toHaveLength(c.expect.detailCalls);
+      expect(tools.calls.filter((call) => call.tool === "get_subsidy_detail")).toHaveLength(
+        c.expect.detailCalls,
+      );
       expect(reply.subsidies.length).toBeGreaterThanOrEqual(c.expect.minSubsidies);
       expect(planner.inputs).toHaveLength(c.expect.plannerCalls);
       expect(events.map((e) => e.type).filter((t) => t !== "answer-delta")).toEqual(c.expect.events);
@@ -129,7 +143,10 @@ describe("agent loop (scripted planner)", () => {
   }
 
   it("never repeats an identical call within a turn", async () => {
-    const { agent, tools } = setup([{ calls: [searchCall("無い語です")] }, { calls: [searchCall("無い語です")] }]);
+    const { agent, tools } = setup([
+      { calls: [searchCall("無い語です")] },
+      { calls: [searchCall("無い語です")] },
+    ]);
     const reply = await agent.handle(turn("質問"));
     expect(tools.calls.filter((c) => c.args.keyword === "無い語です")).toHaveLength(1);
     expect(reply.meta.toolCalls).toBe(1);
@@ -147,7 +164,10 @@ describe("agent loop (scripted planner)", () => {
   });
 
   it("shows the planner compact summaries of previous rounds, never raw results", async () => {
-    const { agent, planner } = setup([{ calls: [searchCall("無い語です")] }, { calls: [searchCall("事業承継")] }]);
+    const { agent, planner } = setup([
+      { calls: [searchCall("無い語です")] },
+      { calls: [searchCall("事業承継")] },
+    ]);
     await agent.handle(turn("質問"));
     const second = planner.inputs[1]!;
     expect(second.rounds).toHaveLength(1);
@@ -157,7 +177,11 @@ describe("agent loop (scripted planner)", () => {
 
   it("tool errors become results the planner sees, and the user still gets an answer", async () => {
     const tools = createSnapshotTools({ failTools: ["search_subsidies"] });
-    const { agent, planner } = setup([{ calls: [searchCall("事業承継")] }, { calls: [], done: true }], {}, tools);
+    const { agent, planner } = setup(
+      [{ calls: [searchCall("事業承継")] }, { calls: [], done: true }],
+      {},
+      tools,
+    );
     const reply = await agent.handle(turn("質問"));
     expect(planner.inputs[1]!.rounds[0]!.calls[0]).toMatchObject({ isError: true });
     expect(reply.kind).toBe("answer");

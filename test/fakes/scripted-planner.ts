@@ -10,7 +10,12 @@ export interface ScriptedPlanner extends Planner {
 
 /** Builds a search_subsidies call on the "jgrants" server. */
 export function searchCall(keyword: string, extra: Record<string, unknown> = {}): ToolCall {
-  return { server: "jgrants", tool: "search_subsidies", args: { keyword, ...extra }, reason: `「${keyword}」で検索` };
+  return {
+    server: "jgrants",
+    tool: "search_subsidies",
+    args: { keyword, ...extra },
+    reason: `「${keyword}」で検索`,
+  };
 }
 
 export function createScriptedPlanner(
@@ -25,7 +30,8 @@ export function createScriptedPlanner(
     async plan(input: PlanInput): Promise<PlanStep> {
       inputs.push(structuredClone(input));
       const scripted = steps[inputs.length - 1];
-      const partial = typeof scripted === "function" ? scripted(input) : (scripted ?? { calls: [], done: true });
+      const partial =
+        typeof scripted === "function" ? scripted(input) : (scripted ?? { calls: [], done: true });
       return {
         calls: [],
         done: false,

@@ -2,16 +2,19 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agent/agent.ts";
 import { createTemplateAnswerer } from "../../src/answer/template-answerer.ts";
-import { silentLogger } from "../../src/logger.ts";
 import { createHttpApp, finishHttpApp, listen } from "../../src/http/server.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { createMemoryStoreFake } from "../fakes/memory-store.ts";
 import { createScriptedPlanner, searchCall } from "../fakes/scripted-planner.ts";
 import { createSnapshotTools } from "../fakes/snapshot-tools.ts";
+import { readJson } from "../helpers/json.ts";
 
 const TOKEN = "test-token-0123456789";
 
 async function start(apiToken?: string) {
-  const planner = createScriptedPlanner(Array.from({ length: 50 }, () => ({ calls: [searchCall("事業承継")] })));
+  const planner = createScriptedPlanner(
+    Array.from({ length: 50 }, () => ({ calls: [searchCall("事業承継")] })),
+  );
   const store = createMemoryStoreFake();
   const tools = createSnapshotTools();
   const agent = createAgent({
@@ -22,7 +25,14 @@ async function start(apiToken?: string) {
     tools,
     store,
   });
-  const app = createHttpApp({ agent, tools, store, logger: silentLogger, apiToken, llm: { mode: "offline", model: null } });
+  const app = createHttpApp({
+    agent,
+    tools,
+    store,
+    logger: silentLogger,
+    apiToken,
+    llm: { mode: "offline", model: null },
+  });
   finishHttpApp(app, silentLogger);
   const server = await listen(app, "127.0.0.1", 0);
   const address = server.address();
@@ -47,7 +57,7 @@ describe("HTTP API", () => {
   it("GET /healthz reports components", async () => {
     const res = await fetch(`${env.url}/healthz`);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await readJson(res);
     expect(body.status).toBe("ok");
     expect(body.components.store.ok).toBe(true);
     expect(body.components.tools[0]).toMatchObject({ name: "jgrants", state: "connected" });
@@ -59,24 +69,29 @@ describe("HTTP API", () => {
     try {
       const res = await fetch(`${env.url}/healthz`);
       expect(res.status).toBe(503);
-      expect((await res.json()).components.store.error).toBe("disk I/O error");
+      expect((await readJson(res)).components.store.error).toBe("disk I/O error");
     } finally {
       env.store.health = original;
     }
   });
 
   it("GET /tools lists tools with their server and status", async () => {
-    const body = await (await fetch(`${env.url}/tools`)).json();
+    const body = await readJson(await fetch(`${env.url}/tools`));
     expect(body.tools).toContainEqual(
       expect.objectContaining({ server: "jgrants", name: "search_subsidies", status: "connected" }),
     );
   });
 
   it("POST /chat returns the seed's shape, and a follow-up keeps the thread", async () => {
-    const res = await post(`${env.url}/chat`, JSON.stringify({ message: "事業承継の補助金", threadId: "t-1" }));
+    const res = await post(
+      `${env.url}/chat`,
+      JSON.stringify({ message: "事業承継の補助金", threadId: "t-1" }),
+    );
     expect(res.status).toBe(200);
-    const body = await res.json();
-    expect(Object.keys(body)).toEqual(expect.arrayContaining(["answer", "plan", "toolResults", "subsidies", "threadId", "_meta"]));
+    const body = await readJson(res);
+    expect(Object.keys(body)).toEqual(
+      expect.arrayContaining(["answer", "plan", "toolResults", "subsidies", "threadId", "_meta"]),
+    );
     expect(body.threadId).toBe("t-1");
     expect(body._meta.agent.name).toBe("subsidy-concierge");
     expect(body._meta.tools.used_count).toBe(body.toolResults.length);
@@ -90,7 +105,7 @@ describe("HTTP API", () => {
   });
 
   it("POST /chat without threadId creates one", async () => {
-    const body = await (await post(`${env.url}/chat`, JSON.stringify({ message: "事業承継" }))).json();
+    const body = await readJson(await post(`${env.url}/chat`, JSON.stringify({ message: "事業承継" })));
     expect(body.threadId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -106,7 +121,7 @@ describe("HTTP API", () => {
   ])("rejects %s with a clear message", async (_name, body, status, message) => {
     const res = await post(`${env.url}/chat`, body);
     expect(res.status).toBe(status);
-    expect((await res.json()).error).toMatch(message);
+    expect((await readJson(res)).error).toMatch(message);
   });
 
   it("requires the bearer token when one is configured", async () => {
@@ -117,10 +132,16 @@ describe("HTTP API", () => {
   });
 
   it("POST /chat/stream sends progress, tool and reply events", async () => {
-    const res = await post(`${env.url}/chat/stream`, JSON.stringify({ message: "事業承継", threadId: "s-1" }));
+    const res = await post(
+      `${env.url}/chat/stream`,
+      JSON.stringify({ message: "事業承継", threadId: "s-1" }),
+    );
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const text = await res.text();
-    const events = [...text.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((m) => ({ event: m[1], data: JSON.parse(m[2]!) }));
+    const events = [...text.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((m) => ({
+      event: m[1],
+      data: JSON.parse(m[2]!),
+    }));
     const kinds = events.map((e) => (e.event === "progress" ? `progress:${e.data.type}` : e.event));
     expect(kinds[0]).toBe("progress:searching");
     expect(kinds).toContain("tool");
@@ -136,12 +157,12 @@ describe("HTTP API", () => {
   it("POST /chat/stream rejects bad input before streaming", async () => {
     const res = await post(`${env.url}/chat/stream`, "not json");
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatch(/JSON/);
+    expect((await readJson(res)).error).toMatch(/JSON/);
   });
 
   it("unknown routes get a JSON 404", async () => {
     const res = await fetch(`${env.url}/nope`);
     expect(res.status).toBe(404);
-    expect((await res.json()).error).toBeTruthy();
+    expect((await readJson(res)).error).toBeTruthy();
   });
 });

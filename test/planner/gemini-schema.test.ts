@@ -42,7 +42,11 @@ describe("gemini schema", () => {
       default: null,
       description: "業種。複数は / で区切る。",
     };
-    expect(geminiSafeSchema(schema)).toEqual({ type: "string", enum: ["製造業", "建設業"], description: "業種。" });
+    expect(geminiSafeSchema(schema)).toEqual({
+      type: "string",
+      enum: ["製造業", "建設業"],
+      description: "業種。",
+    });
   });
 
   it("declares each tool by qualified name with a required reason and clipped descriptions", () => {

@@ -141,7 +141,13 @@ describe("createRulePlanner: broadening on zero hits", () => {
           industry: "製造業",
         },
       ],
-      [{ keyword: "ITツール導入", target_area_search: "東京都 / 全国", target_number_of_employees: UP_TO_20 }],
+      [
+        {
+          keyword: "ITツール導入",
+          target_area_search: "東京都 / 全国",
+          target_number_of_employees: UP_TO_20,
+        },
+      ],
       [{ keyword: "ITツール導入", target_area_search: "東京都 / 全国" }],
       [
         { keyword: "IT導入", target_area_search: "東京都 / 全国" },
@@ -263,12 +269,16 @@ describe("createRulePlanner: follow-ups", () => {
   it("a new topic in the thread is a new search", async () => {
     const step = await plan("大阪府の省エネの補助金は？", { history: [PREVIOUS] });
     expect(step.focus).toEqual({ kind: "search" });
-    expect(step.calls.map((c) => c.args)).toEqual([{ keyword: "省エネ", target_area_search: "大阪府 / 全国" }]);
+    expect(step.calls.map((c) => c.args)).toEqual([
+      { keyword: "省エネ", target_area_search: "大阪府 / 全国" },
+    ]);
   });
 
-  it("an ordinal past the list falls back to a search", async () => {
-    const step = await plan("9番目の詳細は？", { history: [PREVIOUS] });
-    expect(step.focus.kind).not.toBe("detail");
+  it("an ordinal past the list, or with no list yet, refers to nothing and searches nothing", async () => {
+    for (const history of [[PREVIOUS], []]) {
+      const step = await plan("9番目の詳細は？", { history });
+      expect(step).toMatchObject({ calls: [], done: true, focus: { kind: "detail", ids: [] } });
+    }
   });
 });
 
@@ -286,6 +296,8 @@ describe("createRulePlanner: robustness", () => {
 
   it("handles a very long, repetitive question", async () => {
     const step = await plan("東京都で省エネの補助金を探しています。".repeat(200));
-    expect(step.calls.map((c) => c.args)).toEqual([{ keyword: "省エネ", target_area_search: "東京都 / 全国" }]);
+    expect(step.calls.map((c) => c.args)).toEqual([
+      { keyword: "省エネ", target_area_search: "東京都 / 全国" },
+    ]);
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * Composition root: config → logger → core (store, tools, planner/answerer, agent) → HTTP server →
+ * adapters (web chat always; Slack and LINE when their keys are present). `npm start` runs this.
+ */
+import type { Server } from "node:http";
+import { pathToFileURL } from "node:url";
+import { createLineAdapter } from "../adapters/line/index.ts";
+import { createSlackAdapter } from "../adapters/slack/index.ts";
+import { mountWebChat } from "../adapters/web/index.ts";
+import { type Core, type CoreOverrides, createCore } from "./compose.ts";
+import { type Config, loadConfig } from "./config.ts";
+import { describeError } from "./errors.ts";
+import { createHttpApp, finishHttpApp, listen } from "./http/server.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import type { PlatformAdapter } from "./types.ts";
+
+export interface RunningApp {
+  core: Core;
+  server: Server;
+  url: string;
+  adapters: PlatformAdapter[];
+  stop(): Promise<void>;
+}
+
+/** Starts everything; resolves once the HTTP server listens. */
+export async function startApp(
+  config: Config,
+  logger: Logger,
+  overrides: CoreOverrides = {},
+): Promise<RunningApp> {
+  const core = await createCore(config, logger, overrides);
+  const adapters: PlatformAdapter[] = [];
+  const app = createHttpApp({
+    agent: core.agent,
+    tools: core.tools,
+    store: core.store,
+    logger,
+    apiToken: config.http.apiToken,
+    llm: { mode: core.planner.mode, model: core.planner.model },
+    components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
+  });
+  mountWebChat(app);
+  if (config.slack) {
+    adapters.push(createSlackAdapter(config.slack, { agent: core.agent, store: core.store, logger, app }));
+  }
+  if (config.line) {
+    adapters.push(createLineAdapter(config.line, { agent: core.agent, store: core.store, logger, app }));
+  }
+  finishHttpApp(app, logger);
+  for (const adapter of adapters) await adapter.start();
+  const server = await listen(app, config.http.host, config.http.port);
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.http.port;
+  const url = `http://${config.http.host.includes(":") ? `[${config.http.host}]` : config.http.host}:${port}`;
+  let stopped = false;
+  return {
+    core,
+    server,
+    url,
+    adapters,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await Promise.allSettled(adapters.map((a) => a.stop()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await core.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    process.stderr.write(`${describeError(error)}\n`);
+    process.exit(2);
+  }
+  const logger = createLogger({ level: config.logLevel });
+  const running = await startApp(config, logger);
+  logger.info(
+    {
+      url: running.url,
+      llm: running.core.planner.mode,
+      adapters: running.adapters.map((a) => a.name),
+      jgrants: config.jgrants.mcpUrl ? "remote" : config.jgrants.source,
+    },
+    `subsidy-concierge is listening on ${running.url} (web chat: ${running.url}/)`,
+  );
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, "shutting down");
+    running
+      .stop()
+      .catch((error) => logger.error({ err: error }, "shutdown failed"))
+      .finally(() => process.exit(0));
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    process.stderr.write(`fatal: ${describeError(error)}\n`);
+    process.exit(1);
+  });
+}
