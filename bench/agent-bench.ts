@@ -49,9 +49,10 @@ function script(request: RecordedRequest): FakeGeminiReply {
     name: search,
     args: { keyword, reason: `「${keyword}」で検索` },
   }));
-  if (!request.text.startsWith("STAGE:")) return { functionCalls: searchCalls };
+  const stage = /STAGE:(\w+)/.exec(request.text)?.[1];
+  if (!stage) return { functionCalls: searchCalls };
   // Baseline stages: the model decides everything.
-  if (request.text.startsWith("STAGE:plan")) return { functionCalls: searchCalls };
+  if (stage === "plan") return { functionCalls: searchCalls };
   const fetched = request.text.includes("get_subsidy_detail");
   if (!fetched) {
     const ids = [...new Set(request.text.match(ID) ?? [])].slice(0, 5);

@@ -184,18 +184,24 @@ export function createAgent(deps: AgentDeps): Agent {
     const { collected, focus, conditions } = loop;
     const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
     const order = focus.kind === "resort" ? focus.order : conditions?.order;
-    const ordered =
-      focus.kind === "detail"
-        ? focus.ids.map((id) => collected.get(id)).filter((s) => s !== undefined)
-        : sortSubsidies(collected.all(), sort, order);
-    const shown = focus.kind === "detail" ? ordered : ordered.slice(0, Math.max(limits.detailTopN, 1));
+    const pick = () => {
+      const ordered =
+        focus.kind === "detail"
+          ? focus.ids.map((id) => collected.get(id)).filter((s) => s !== undefined)
+          : sortSubsidies(collected.all(), sort, order);
+      return focus.kind === "detail" ? ordered : ordered.slice(0, Math.max(limits.detailTopN, 1));
+    };
+    // The answer may start from the hits; the detailed records (rates, summaries) follow when fetched.
+    const detailed = loop.detailsPending.then(pick);
+    const listed = pick();
     notes.push(...notesFor(loop, collected.source));
 
     emit({ type: "composing" });
     const answerInput = {
       question: turn.text,
-      subsidies: shown,
-      totalCount: focus.kind === "detail" ? shown.length : collected.totalCount,
+      subsidies: listed,
+      detailed,
+      totalCount: focus.kind === "detail" ? listed.length : collected.totalCount,
       conditions,
       focus,
       history,
@@ -217,6 +223,7 @@ export function createAgent(deps: AgentDeps): Agent {
       composed.degraded = describeError(error);
     }
 
+    const shown = await detailed;
     let historyNotSaved = storeDown;
     const record: HistoryTurn = {
       question: turn.text,

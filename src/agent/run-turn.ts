@@ -48,6 +48,8 @@ export interface LoopOutput {
   degraded?: string;
   /** Why the loop stopped early, when a limit was hit. */
   limitHit?: "rounds" | "toolCalls";
+  /** Settles when the last round's detail fetches are done (results and plan are complete then). */
+  detailsPending: Promise<void>;
 }
 
 function filtersOf(args: Record<string, unknown>): Partial<Omit<SearchConditions, "keywords">> {
@@ -80,6 +82,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
   let round = 0;
   let limitHit: LoopOutput["limitHit"];
   let detailsFetched = false;
+  let detailsPending: Promise<void> = Promise.resolve();
 
   const run = async (calls: ToolCall[], reasonRound: number): Promise<ToolResult[]> => {
     const room = limits.maxToolCalls - results.length;
@@ -168,7 +171,8 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
       if (detailCalls.length > 0) {
         round += 1;
         emit({ type: "fetching-details", count: detailCalls.length });
-        await run(detailCalls, round);
+        // Not awaited here: the answer can start from the hits while the details arrive.
+        detailsPending = run(detailCalls, round).then(() => undefined);
       }
     }
     break;
@@ -186,6 +190,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     planner,
     degraded,
     limitHit,
+    detailsPending,
   };
 }
 

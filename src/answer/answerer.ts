@@ -11,6 +11,11 @@ export interface AnswerInput {
   question: string;
   /** The subsidies to show, in order (already limited to what should be shown). */
   subsidies: Subsidy[];
+  /**
+   * The same subsidies with their details, while those are still being fetched. An answerer may start
+   * its prose from `subsidies`, but renders the facts from these records once they arrive.
+   */
+  detailed?: Promise<Subsidy[]>;
   /** Total matches (may exceed subsidies.length: "他にN件"). */
   totalCount: number;
   conditions: SearchConditions | null;

@@ -65,7 +65,9 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
         promptBytes = result.promptBytes;
         const intro = result.text.trim();
         if (intro) {
-          const tail = `\n\n${renderAnswerTail(input)}`;
+          // The prose may have started before the details arrived; the facts wait for them.
+          const final = input.detailed ? { ...input, subsidies: await input.detailed } : input;
+          const tail = `\n\n${renderAnswerTail(final)}`;
           onDelta?.(tail);
           return { text: `${intro}${tail}`, llmCalls, promptBytes };
         }

@@ -101,7 +101,8 @@ export function renderTemplateAnswer(input: AnswerInput): string {
 export function createTemplateAnswerer(): Answerer {
   return {
     mode: "offline",
-    async compose(input): Promise<AnswerOutput> {
+    async compose(pending): Promise<AnswerOutput> {
+      const input = pending.detailed ? { ...pending, subsidies: await pending.detailed } : pending;
       return { text: renderTemplateAnswer(input), llmCalls: 0, promptBytes: 0 };
     },
   };

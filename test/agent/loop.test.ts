@@ -244,6 +244,34 @@ describe("agent loop (scripted planner)", () => {
     expect(reply.text).toContain("履歴に保存できませんでした");
   });
 
+  it("lets the answer start from the hits while the details are fetched, then uses the detailed records", async () => {
+    const seen: { listedDetailed: boolean[]; finalDetailed: boolean[] } = {
+      listedDetailed: [],
+      finalDetailed: [],
+    };
+    const template = createTemplateAnswerer();
+    const agent = createAgent({
+      planner: createScriptedPlanner([{ calls: [searchCall("事業承継")] }]),
+      fallbackPlanner: createScriptedPlanner([]),
+      answerer: {
+        mode: "gemini",
+        async compose(input) {
+          seen.listedDetailed = input.subsidies.map((s) => s.detailed);
+          seen.finalDetailed = (await input.detailed!).map((s) => s.detailed);
+          return template.compose(input);
+        },
+      },
+      fallbackAnswerer: template,
+      tools: createSnapshotTools({ delayMs: 5 }),
+      store: createMemoryStoreFake(),
+    });
+    const reply = await agent.handle(turn("質問"));
+    expect(seen.listedDetailed).toEqual([false, false, false, false, false]);
+    expect(seen.finalDetailed).toEqual([true, true, true, true, true]);
+    expect(reply.subsidies.every((s) => s.detailed)).toBe(true);
+    expect(reply.toolResults.filter((r) => r.tool === "get_subsidy_detail")).toHaveLength(5);
+  });
+
   it("judges deadlines against the snapshot's date and says so", async () => {
     const { agent } = setup([{ calls: [searchCall("事業承継")] }]);
     const reply = await agent.handle(turn("質問"));
