@@ -16,7 +16,8 @@ import type {
   ToolHost,
   Turn,
 } from "../types.ts";
-import { sortSubsidies } from "./collect.ts";
+import { selectShown } from "./collect.ts";
+import { deadlineWindowNote, withinDeadlineWindow } from "./deadline-window.ts";
 import { type AgentLimits, DEFAULT_LIMITS } from "./limits.ts";
 import { clearedReply, errorReply, helpReply, isClearCommand } from "./replies.ts";
 import { type LoopOutput, runLoop } from "./run-turn.ts";
@@ -154,7 +155,10 @@ export function createAgent(deps: AgentDeps): Agent {
     }
 
     let now = clock();
+    // "今月締切" and the like: only subsidies whose deadline falls in the window (judged on the data's clock).
+    const keep = withinDeadlineWindow(turn.text, () => now);
     const loop: LoopOutput = await runLoop({
+      keep,
       question: turn.text,
       history,
       tools,
@@ -182,26 +186,25 @@ export function createAgent(deps: AgentDeps): Agent {
     });
 
     const { collected, focus, conditions } = loop;
-    const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
-    const order = focus.kind === "resort" ? focus.order : conditions?.order;
-    const pick = () => {
-      const ordered =
-        focus.kind === "detail"
-          ? focus.ids.map((id) => collected.get(id)).filter((s) => s !== undefined)
-          : sortSubsidies(collected.all(), sort, order);
-      return focus.kind === "detail" ? ordered : ordered.slice(0, Math.max(limits.detailTopN, 1));
-    };
+    const pick = () => selectShown(collected, focus, conditions, limits.detailTopN, keep);
     // The answer may start from the hits; the detailed records (rates, summaries) follow when fetched.
     const detailed = loop.detailsPending.then(pick);
     const listed = pick();
     notes.push(...notesFor(loop, collected.source));
+    const windowNote = keep ? deadlineWindowNote(turn.text, now) : null;
+    if (windowNote) notes.push(windowNote);
 
     emit({ type: "composing" });
     const answerInput = {
       question: turn.text,
       subsidies: listed,
       detailed,
-      totalCount: focus.kind === "detail" ? listed.length : collected.totalCount,
+      totalCount:
+        focus.kind === "detail"
+          ? listed.length
+          : keep
+            ? collected.all().filter(keep).length
+            : collected.totalCount,
       conditions,
       focus,
       history,

@@ -1,4 +1,6 @@
 /** Gathers subsidies from tool results across rounds: search hits in order, details merged in. */
+
+import type { PlanFocus } from "../planner/planner.ts";
 import { mergeSubsidy, readDetailResult, readSearchResult } from "../subsidies/index.ts";
 import type { DataSource, SearchConditions, Subsidy, ToolResult } from "../types.ts";
 
@@ -94,4 +96,21 @@ export function sortSubsidies(
       return a.index - b.index;
     })
     .map(({ s }) => s);
+}
+
+/**
+ * The subsidies a turn shows, in order: the ids a follow-up asked about, or the top `n` hits sorted as
+ * asked and kept by `keep` (e.g. a "今月締切" deadline window). Details are fetched for exactly these.
+ */
+export function selectShown(
+  collected: Collected,
+  focus: PlanFocus,
+  conditions: SearchConditions | null,
+  n: number,
+  keep: (s: Subsidy) => boolean = () => true,
+): Subsidy[] {
+  if (focus.kind === "detail") return focus.ids.map((id) => collected.get(id)).filter((s) => s !== undefined);
+  const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
+  const order = focus.kind === "resort" ? focus.order : conditions?.order;
+  return sortSubsidies(collected.all().filter(keep), sort, order).slice(0, Math.max(n, 1));
 }

@@ -11,12 +11,13 @@ import type {
   PlanEntry,
   ProgressEvent,
   SearchConditions,
+  Subsidy,
   ToolCall,
   ToolHost,
   ToolInfo,
   ToolResult,
 } from "../types.ts";
-import { Collected, DETAIL_TOOL, SEARCH_TOOL, sortSubsidies } from "./collect.ts";
+import { Collected, DETAIL_TOOL, SEARCH_TOOL, selectShown } from "./collect.ts";
 import { callSignature, executeCalls } from "./execute.ts";
 import type { AgentLimits } from "./limits.ts";
 
@@ -33,6 +34,8 @@ export interface LoopInput {
   onToolResult?: (result: ToolResult, round: number) => void;
   onPlanned?: (entry: PlanEntry) => void;
   signal?: AbortSignal;
+  /** Which hits may be shown (e.g. a deadline window); details are fetched only for those. */
+  keep?: (s: Subsidy) => boolean;
 }
 
 export interface LoopOutput {
@@ -161,7 +164,9 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     // Hits: fetch the top N details in parallel, without asking the LLM, then stop.
     if (!detailsFetched && limits.detailTopN > 0 && round < limits.maxRounds) {
       detailsFetched = true;
-      const top = topForDetails(collected, focus, conditions, limits.detailTopN);
+      const top = selectShown(collected, focus, conditions, limits.detailTopN, input.keep)
+        .filter((s) => !s.detailed)
+        .map((s) => s.id);
       const detailCalls = top.map<ToolCall>((id) => ({
         server: searches[0]?.server ?? jgrantsServer(input.tools),
         tool: DETAIL_TOOL,
@@ -196,19 +201,4 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
 
 function jgrantsServer(tools: ToolInfo[]): string {
   return tools.find((t) => t.name === SEARCH_TOOL)?.server ?? "jgrants";
-}
-
-function topForDetails(
-  collected: Collected,
-  focus: PlanFocus,
-  conditions: SearchConditions | null,
-  n: number,
-): string[] {
-  if (focus.kind === "detail") return focus.ids.filter((id) => !collected.get(id)?.detailed);
-  const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
-  const order = focus.kind === "resort" ? focus.order : conditions?.order;
-  return sortSubsidies(collected.all(), sort, order)
-    .filter((s) => !s.detailed)
-    .slice(0, n)
-    .map((s) => s.id);
 }

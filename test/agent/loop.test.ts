@@ -279,3 +279,24 @@ describe("agent loop (scripted planner)", () => {
     expect(reply.subsidies[0]!.source).toMatchObject({ mode: "snapshot", asOf: "2026-08-22" });
   });
 });
+
+describe("agent loop: deadline windows", () => {
+  it("今月締切 shows only subsidies whose deadline falls in the data's month, and fetches details only for those", async () => {
+    const tools = createSnapshotTools();
+    const { agent } = setup([{ calls: [searchCall("補助金")] }], {}, tools);
+    const all = await setup([{ calls: [searchCall("補助金")] }]).agent.handle(turn("補助金", "t:all"));
+    const reply = await agent.handle(turn("今月締切の補助金", "t:month"));
+    // The snapshot's clock is 2026-08-22 (JST): the window ends 2026-08-31 23:59 JST.
+    for (const s of reply.subsidies) {
+      expect(s.end).not.toBeNull();
+      expect(s.end!.iso >= "2026-08-21T15:00:00.000Z" && s.end!.iso <= "2026-08-31T14:59:59.999Z").toBe(true);
+    }
+    expect(reply.subsidies.length).toBeGreaterThan(0);
+    expect(reply.totalCount).toBeLessThan(all.totalCount);
+    expect(reply.notes).toContain("締切が2026/08/31(月)までのものに絞っています。");
+    const detailIds = tools.calls
+      .filter((c) => c.tool === "get_subsidy_detail")
+      .map((c) => c.args.subsidy_id);
+    expect(detailIds).toEqual(reply.subsidies.map((s) => s.id));
+  });
+});
