@@ -1,38 +1,32 @@
 /**
- * `npm run bench`: prints speed and memory figures (never asserted in tests). Sections: the agent vs the
- * seed's baseline, offline answers, the thread store, and the Slack adapter. `--only agent,offline` limits
- * the sections; `--llm-latency 1000 --tool-latency 500` sets the injected latencies.
+ * `npm run bench`: prints speed and memory figures (never asserted in tests). Each section runs in a fresh
+ * process so that memory figures are not skewed by the others: the agent vs the seed's baseline, offline
+ * answers, the thread store, and the Slack adapter. `--only agent,offline` limits the sections;
+ * `--llm-latency 1000 --tool-latency 500` set the injected latencies (ms) of the agent section.
  */
-import { runAgentBench } from "./agent-bench.ts";
-import { runOfflineBench } from "./offline-bench.ts";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
-type Section = { name: string; run: () => Promise<unknown> };
+const SECTIONS = ["agent", "offline", "store", "slack"];
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const llmLatencyMs = Number(arg("llm-latency") ?? 1000);
-const toolLatencyMs = Number(arg("tool-latency") ?? 500);
-const only = arg("only")?.split(",");
-
-const sections: Section[] = [
-  { name: "agent", run: () => runAgentBench({ llmLatencyMs, toolLatencyMs }) },
-  { name: "offline", run: () => runOfflineBench() },
-  { name: "store", run: async () => (await import("./store-bench.ts")).runStoreBench() },
-  { name: "slack", run: async () => (await import("./slack-bench.ts")).runSlackBench() },
-];
-
-for (const section of sections) {
-  if (only && !only.includes(section.name)) continue;
-  console.log(`\n== ${section.name} ==`);
-  try {
-    const result = (await section.run()) as Record<string, unknown>;
-    if (Array.isArray(result.rows)) console.table(result.rows);
-    console.table(result.totals ?? result);
-  } catch (error) {
-    console.log(`(${section.name} failed: ${error instanceof Error ? error.message : String(error)})`);
+const only = arg("only")?.split(",") ?? SECTIONS;
+const section = fileURLToPath(new URL("./section.ts", import.meta.url));
+let failed = 0;
+for (const name of SECTIONS.filter((s) => only.includes(s))) {
+  console.log(`\n== ${name} ==`);
+  const child = spawnSync(
+    process.execPath,
+    ["--import", "tsx", section, name, arg("llm-latency") ?? "1000", arg("tool-latency") ?? "500"],
+    { stdio: "inherit" },
+  );
+  if (child.status !== 0) {
+    failed += 1;
+    console.log(`(${name} failed with exit code ${child.status})`);
   }
 }
-process.exit(0);
+process.exit(failed > 0 ? 1 : 0);
