@@ -14,10 +14,6 @@ export class Collected {
   /** The largest total reported by one search (searches overlap, so they are not summed). */
   private maxTotal = 0;
   source: DataSource | null = null;
-  searchCalls = 0;
-  zeroHitSearches = 0;
-  /** Conditions echoed by the server for the last search (filled in where the plan left gaps). */
-  serverConditions: Partial<SearchConditions> = {};
 
   /** Adds one tool result; returns how many hits it had (search) or 1 for a detail, 0 otherwise. */
   add(result: ToolResult, now: Date): number {
@@ -25,10 +21,7 @@ export class Collected {
     if (result.call.tool === SEARCH_TOOL) {
       const read = readSearchResult(result.data, now);
       if (!read) return 0;
-      this.searchCalls += 1;
       this.source = read.source ?? this.source;
-      this.serverConditions = { ...this.serverConditions, ...read.conditions };
-      if (read.totalCount === 0) this.zeroHitSearches += 1;
       this.maxTotal = Math.max(this.maxTotal, read.totalCount);
       for (const subsidy of read.subsidies) this.put(subsidy);
       return read.totalCount;

@@ -53,6 +53,8 @@ export interface LoopOutput {
   limitHit?: "rounds" | "toolCalls";
   /** Settles when the last round's detail fetches are done (results and plan are complete then). */
   detailsPending: Promise<void>;
+  /** The first search, when it found nothing and broader searches found the hits (the answer says so). */
+  broadenedFrom?: { keywords: string[]; area?: string };
 }
 
 function filtersOf(args: Record<string, unknown>): Partial<Omit<SearchConditions, "keywords">> {
@@ -86,6 +88,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
   let limitHit: LoopOutput["limitHit"];
   let detailsFetched = false;
   let detailsPending: Promise<void> = Promise.resolve();
+  let broadenedFrom: LoopOutput["broadenedFrom"];
 
   const run = async (calls: ToolCall[], reasonRound: number): Promise<ToolResult[]> => {
     const room = limits.maxToolCalls - results.length;
@@ -148,6 +151,10 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     }
     await run(calls, round);
     if (limitHit) break;
+    if (round === 1 && searches.length > 0 && collected.size === 0) {
+      const keywords = searches.map((c) => String(c.args.keyword ?? "")).filter(Boolean);
+      broadenedFrom = { keywords, area: filtersOf(searches[0]!.args).area };
+    }
 
     if (searches.length > 0) {
       const shown = Math.min(collected.size, limits.detailTopN || collected.size);
@@ -196,6 +203,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     degraded,
     limitHit,
     detailsPending,
+    broadenedFrom: collected.size > 0 ? broadenedFrom : undefined,
   };
 }
 

@@ -49,6 +49,12 @@ export function notesFor(loop: LoopOutput, source: DataSource | null): string[] 
     )
     .find(Boolean);
   if (fallback) notes.push("Jグランツに接続できなかったため、収録済みのデータで検索しました。");
+  const first = loop.broadenedFrom;
+  if (first) {
+    const words = first.keywords.map((k) => `「${k}」`).join("");
+    const where = first.area ? `（${first.area}）` : "";
+    notes.push(`${words}${where}では見つからなかったため、関連する言葉や条件を広げて検索しました。`);
+  }
   if (loop.limitHit === "toolCalls") notes.push("検索回数の上限に達したため、ここまでの結果でお答えします。");
   if (loop.limitHit === "rounds")
     notes.push("何度か条件を変えて探しましたが、ここまでの結果でお答えします。");
@@ -58,3 +64,4 @@ export function notesFor(loop: LoopOutput, source: DataSource | null): string[] 
   }
   return notes;
 }
+

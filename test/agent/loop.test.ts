@@ -142,6 +142,17 @@ describe("agent loop (scripted planner)", () => {
     });
   }
 
+  it("says when the first search found nothing and broader searches found the hits", async () => {
+    const { agent } = setup([
+      { calls: [searchCall("存在しない語です", { target_area_search: "大阪府 / 全国" })] },
+      { calls: [searchCall("事業承継")] },
+    ]);
+    const reply = await agent.handle(turn("質問"));
+    expect(reply.notes).toContain("「存在しない語です」（大阪府）では見つからなかったため、関連する言葉や条件を広げて検索しました。");
+    const direct = await setup([{ calls: [searchCall("事業承継")] }]).agent.handle(turn("質問"));
+    expect(direct.notes.join()).not.toContain("広げて検索");
+  });
+
   it("never repeats an identical call within a turn", async () => {
     const { agent, tools } = setup([
       { calls: [searchCall("無い語です")] },

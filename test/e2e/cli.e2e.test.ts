@@ -1,0 +1,112 @@
+/**
+ * `npm run ask` as a real process (`node --import tsx adapters/cli/ask.ts`), keyless with the bundled
+ * snapshot and a SQLite file: progress on stderr and the answer on stdout, --json, --thread across runs,
+ * --help, and an unknown option.
+ */
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Json } from "../helpers/json.ts";
+import { spawnTsx } from "./support/app-process.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "sc-cli-e2e-"));
+const env = {
+  JGRANTS_SOURCE: "snapshot",
+  SQLITE_PATH: join(dir, "threads.sqlite"),
+  MCP_HEARTBEAT_MS: "0",
+  LOG_LEVEL: "info",
+};
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function ask(...args: string[]): Promise<Run> {
+  const child = spawnTsx("adapters/cli/ask.ts", args, env);
+  child.stdin.end();
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = await once(child, "close");
+  return { code: code as number | null, stdout, stderr };
+}
+
+describe("the ask CLI", () => {
+  it("prints progress lines on stderr and the answer on stdout", async () => {
+    const run = await ask("東京都でITツール導入の補助金");
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/🔍「[^」]+」で検索中（東京都）/);
+    expect(run.stderr).toContain("✍️ 回答をまとめています…");
+    expect(run.stderr).toMatch(/📋 \d+件見つかりました/);
+    expect(run.stderr).toContain("--thread cli-");
+    // stdout holds only the answer: no log lines, no progress, no markdown markup.
+    expect(run.stdout).not.toContain('"level"');
+    expect(run.stdout).toContain("出典: Jグランツ");
+    expect(run.stdout).toContain("上限額");
+    expect(run.stdout).not.toContain("**");
+    expect(run.stdout).not.toContain("🔍");
+  });
+
+  it("--json prints the reply with answer, plan, subsidies and _meta", async () => {
+    const run = await ask("--json", "創業支援の補助金");
+    expect(run.code).toBe(0);
+    const reply = JSON.parse(run.stdout) as Json;
+    expect(reply.kind).toBe("answer");
+    expect(typeof reply.answer).toBe("string");
+    expect(reply.answer).toContain(reply.subsidies[0].title);
+    expect(reply.plan[0]).toMatchObject({ server: "jgrants", tool: "search_subsidies" });
+    expect(reply.plan[0].reason).toBeTruthy();
+    expect(reply.subsidies.length).toBeGreaterThan(0);
+    expect(reply.subsidies[0]).toHaveProperty("maxAmountText");
+    expect(reply._meta).toMatchObject({
+      agent: { name: "subsidy-concierge", mode: "offline" },
+      mode: "offline",
+      tools: { used_count: reply.plan.length },
+    });
+    // No progress lines with --json.
+    expect(run.stderr).not.toContain("🔍");
+  });
+
+  it("--thread continues a conversation across runs (history in SQLite)", async () => {
+    const first = await ask("--json", "--thread", "acme", "事業承継に使える補助金を教えて");
+    expect(first.code).toBe(0);
+    const one = JSON.parse(first.stdout) as Json;
+    expect(one.threadId).toBe("acme");
+    expect(one.subsidies.length).toBeGreaterThan(1);
+
+    const second = await ask("--thread", "acme", "2番目の詳細は？");
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/詳細/);
+    expect(second.stdout).toContain(one.subsidies[1].title);
+    expect(second.stdout).toContain(one.subsidies[1].url);
+    expect(second.stdout).not.toContain(one.subsidies[0].title);
+    expect(second.stderr).not.toContain("--thread cli-");
+  });
+
+  it("--help prints the usage and exits 0", async () => {
+    const run = await ask("--help");
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("usage: npm run ask --");
+    expect(run.stderr).toContain("--thread ID");
+    expect(run.stdout).toBe("");
+  });
+
+  it("rejects an unknown option with exit code 2 and the usage", async () => {
+    const run = await ask("--verbose", "補助金");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("unknown option --verbose");
+    expect(run.stderr).toContain("usage: npm run ask --");
+    expect(run.stdout).toBe("");
+  });
+});

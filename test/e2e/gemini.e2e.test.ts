@@ -1,0 +1,143 @@
+/**
+ * Gemini mode end to end: the real app (startApp) with a key and GEMINI_BASE_URL pointing at the fake
+ * Gemini server, which acts like a model (see support/gemini-model.ts), the bundled jGrants snapshot and a
+ * memory store — driven through POST /chat.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { type RunningApp, startApp } from "../../src/main.ts";
+import { type FakeGemini, type FakeGeminiReply, startFakeGemini } from "../fakes/fake-gemini.ts";
+import type { Json } from "../helpers/json.ts";
+import { getJson, idsOf, postChat } from "./support/chat.ts";
+import { type ModelScript, modelReply } from "./support/gemini-model.ts";
+
+const WRONG_PROSE = "上限は999億円です。";
+const script: ModelScript = {
+  keywords: ["事業承継"],
+  prose: ["事業承継に使える補助金をご紹介します。", WRONG_PROSE, "詳しくは公募要領をご確認ください。"],
+};
+/** When set, the fake answers every request (or only answer requests) with this error. */
+let outage: { reply: FakeGeminiReply; only?: "answer" } | null = null;
+
+let fake: FakeGemini;
+let app: RunningApp;
+beforeAll(async () => {
+  fake = await startFakeGemini((request) => {
+    const isAnswer = request.functionNames.length === 0;
+    if (outage && (!outage.only || isAnswer)) return outage.reply;
+    return modelReply(request, script);
+  });
+  const config = loadConfig({
+    PORT: "0",
+    GOOGLE_API_KEY: "test-key",
+    GEMINI_BASE_URL: fake.url,
+    GEMINI_MAX_RETRIES: "1",
+    JGRANTS_SOURCE: "snapshot",
+    STORE_BACKEND: "memory",
+    MCP_HEARTBEAT_MS: "0",
+  });
+  app = await startApp(config, silentLogger);
+});
+afterAll(async () => {
+  await app?.stop();
+  await fake?.close();
+});
+beforeEach(() => {
+  outage = null;
+  fake.requests.length = 0;
+});
+
+/** The data-rendered facts line of a subsidy's amount, as the answer tail prints it. */
+const amountLine = (s: Json) => `上限額: ${s.maxAmountText}`;
+
+describe("Gemini mode through POST /chat", () => {
+  let first: Json;
+
+  it("reports llm mode gemini on /healthz", async () => {
+    const health = await getJson(app.url, "/healthz");
+    expect(health.status).toBe(200);
+    expect(health.body.components.llm).toEqual({ mode: "gemini", model: "gemini-2.5-flash" });
+  });
+
+  it("plans with a function call, answers in two LLM calls, and keeps the data's facts", async () => {
+    first = await postChat(app.url, "事業承継に使える補助金を教えて", "gemini-1");
+    expect(first._meta).toMatchObject({ mode: "gemini", model: "gemini-2.5-flash", llmCalls: 2 });
+    expect(first._meta.degraded).toBeUndefined();
+    expect(first.plan[0]).toMatchObject({
+      server: "jgrants",
+      tool: "search_subsidies",
+      args: { keyword: "事業承継" },
+      reason: "「事業承継」に関する補助金を探すため",
+    });
+    expect(fake.requests.map((r) => r.stream)).toEqual([false, true]);
+    expect(fake.requests[0]?.headers["x-goog-api-key"]).toBe("test-key");
+    expect(fake.requests[0]?.functionNames).toContain("jgrants__search_subsidies");
+
+    expect(first.subsidies.length).toBeGreaterThan(1);
+    // The model's prose is there, and so is every fact line rendered from the data, after it.
+    expect(first.answer).toContain(script.prose[0]);
+    const prose = first.answer.indexOf(WRONG_PROSE);
+    for (const [i, s] of first.subsidies.entries()) {
+      expect(first.answer).toContain(`${i + 1}. ${s.title}`);
+      expect(first.answer.indexOf(amountLine(s), prose)).toBeGreaterThan(prose);
+      expect(s.maxAmountText).not.toBe("999億円");
+    }
+    expect(first.answer).toContain("出典: Jグランツ");
+    // The answer prompt carried the facts as data, amounts included.
+    const answerPrompt = fake.requests[1]?.text ?? "";
+    expect(answerPrompt).toContain(`上限${first.subsidies[0].maxAmountText}`);
+  });
+
+  it("resolves 2番目の詳細は？ from the history sent to the model, with get_subsidy_detail", async () => {
+    expect(first, "the previous test must have run").toBeDefined();
+    const second = await postChat(app.url, "2番目の詳細は？", "gemini-1");
+    const planner = fake.requests[0];
+    expect(planner?.functionNames).toContain("jgrants__get_subsidy_detail");
+    for (const s of first.subsidies) {
+      expect(planner?.text).toContain(s.id);
+      expect(planner?.text).toContain(s.title.slice(0, 12));
+    }
+    const target = first.subsidies[1];
+    expect(second.plan).toEqual([
+      expect.objectContaining({ tool: "get_subsidy_detail", args: { subsidy_id: target.id } }),
+    ]);
+    expect(idsOf(second)).toEqual([target.id]);
+    expect(second._meta).toMatchObject({ mode: "gemini", llmCalls: 2 });
+    expect(second.answer).toContain(target.title);
+    expect(second.answer).toContain(amountLine(target));
+  });
+
+  it("falls back to offline planning and the template when Gemini is down, and says so", async () => {
+    outage = { reply: { error: 500, message: "backend error" } };
+    const reply = await postChat(app.url, "事業承継に使える補助金を教えて", "gemini-down");
+    expect(fake.requests.length).toBeGreaterThan(0);
+    expect(fake.requests.length).toBeLessThanOrEqual(2);
+    expect(reply.kind).toBe("answer");
+    expect(reply.subsidies.length).toBeGreaterThan(0);
+    expect(reply.plan[0]).toMatchObject({ tool: "search_subsidies" });
+    expect(reply._meta.degraded).toEqual(expect.any(String));
+    expect(reply._meta.mode).toBe("offline");
+    const note = "AI（Gemini）が応答しなかったため、簡易検索でお答えしています。";
+    expect(reply.notes).toContain(note);
+    expect(reply.answer).toContain(note);
+    expect(reply.answer).toContain(amountLine(reply.subsidies[0]));
+  });
+
+  it("keeps the plan but uses the template when only the answer request fails", async () => {
+    outage = { reply: { error: 500 }, only: "answer" };
+    const reply = await postChat(app.url, "事業承継に使える補助金を教えて", "gemini-answer-down");
+    expect(reply.plan[0]).toMatchObject({ args: { keyword: "事業承継" } });
+    expect(reply._meta.degraded).toEqual(expect.any(String));
+    expect(reply.subsidies.length).toBeGreaterThan(0);
+    expect(reply.answer).toContain(amountLine(reply.subsidies[0]));
+    expect(reply.answer).not.toContain(WRONG_PROSE);
+  });
+
+  // Gap (src/agent/agent.ts): notes are computed before composing, so an answerer-only failure sets
+  // _meta.degraded but the answer does not tell the user that Gemini was unavailable.
+  it.todo("says that Gemini was unavailable when only the answer request failed");
+  // Gap (src/answer/gemini-answer-prompt.ts renderAnswerTail): the tail prints "※ 2026-08-22時点のデータです。"
+  // and then the snapshot note "※ 2026-08-22時点のデータ（オフラインの収録データ）です。…" again.
+  it.todo("states the data's date once in a Gemini answer");
+});

@@ -1,0 +1,54 @@
+/**
+ * A script for test/fakes/fake-gemini.ts that acts the way a model would, as a function of each request:
+ * planner requests (they offer function declarations) get function calls — one search per keyword for a new
+ * question, get_subsidy_detail with the id the history numbers for "N番目", DONE once tool results are in —
+ * and answer requests (streamed, no declarations) get a short prose text.
+ */
+import type { FakeGeminiReply, RecordedRequest } from "../../fakes/fake-gemini.ts";
+
+export interface ModelScript {
+  /** Keywords searched for a new question (one function call each, in parallel). */
+  keywords: string[];
+  /** Text chunks of the streamed answer prose. */
+  prose: string[];
+}
+
+/** The user's question, as the planner prompt quotes it last ("## User question" then a JSON string). */
+export function questionOf(request: RecordedRequest): string {
+  const match = /## User question\n("(?:[^"\\]|\\.)*")/.exec(request.text);
+  return match?.[1] ? (JSON.parse(match[1]) as string) : "";
+}
+
+/** The id numbered `n` in the conversation history of a planner prompt ("  2. a0W… \"title\""). */
+export function historyIdAt(request: RecordedRequest, n: number): string | undefined {
+  const history = request.text.split("## Conversation so far")[1]?.split("## User question")[0] ?? "";
+  return new RegExp(`^\\s+${n}\\. (\\S+)`, "m").exec(history)?.[1];
+}
+
+/** The reply a model would give to this request. */
+export function modelReply(request: RecordedRequest, script: ModelScript): FakeGeminiReply {
+  const isPlanner = request.functionNames.length > 0;
+  if (!isPlanner) return { text: script.prose };
+  if (request.text.includes("## Tool results so far in this turn")) return { text: "DONE" };
+  const question = questionOf(request);
+  const ordinal = /(\d)番目/.exec(question);
+  if (ordinal) {
+    const id = historyIdAt(request, Number(ordinal[1]));
+    if (!id) return { text: "DONE" };
+    return {
+      functionCalls: [
+        {
+          name: "jgrants__get_subsidy_detail",
+          args: { subsidy_id: id, reason: `${ordinal[1]}番目の補助金の詳細を確認するため` },
+          thoughtSignature: "c2lnbmF0dXJl",
+        },
+      ],
+    };
+  }
+  return {
+    functionCalls: script.keywords.map((keyword) => ({
+      name: "jgrants__search_subsidies",
+      args: { keyword, reason: `「${keyword}」に関する補助金を探すため` },
+    })),
+  };
+}
