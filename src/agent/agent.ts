@@ -2,7 +2,7 @@
  * The platform-agnostic agent: one turn = lock the thread, load history, run the loop, compose the
  * answer, remember the turn. Adapters call `handle()`; it always resolves with a Reply the user can read.
  */
-import type { Answerer, AnswerOutput } from "../answer/answerer.ts";
+import { type Answerer, type AnswerOutput, TEMPLATE_FALLBACK_NOTE } from "../answer/answerer.ts";
 import { AppError, describeError } from "../errors.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import type { Planner } from "../planner/planner.ts";
@@ -72,6 +72,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const logger = deps.logger ?? silentLogger;
   const clock = deps.clock ?? (() => new Date());
   const mode = deps.planner.mode;
+  let snapshotClock: Date | null = null;
   const model = deps.planner.model;
 
   async function handle(
@@ -154,7 +155,8 @@ export function createAgent(deps: AgentDeps): Agent {
       return errorReply(turn.threadKey, message, mode, model, Date.now() - started);
     }
 
-    let now = clock();
+    // Start from the data clock of the previous turn (a snapshot's date), so planners reason in the data's time.
+    let now = snapshotClock ?? clock();
     // "今月締切" and the like: only subsidies whose deadline falls in the window (judged on the data's clock).
     const keep = withinDeadlineWindow(turn.text, () => now);
     const loop: LoopOutput = await runLoop({
@@ -222,11 +224,18 @@ export function createAgent(deps: AgentDeps): Agent {
       });
     } catch (error) {
       logger.warn({ err: error }, "answerer failed; using the template");
-      composed = await deps.fallbackAnswerer.compose(answerInput);
+      composed = await deps.fallbackAnswerer.compose({
+        ...answerInput,
+        notes: [...notes, TEMPLATE_FALLBACK_NOTE],
+      });
       composed.degraded = describeError(error);
     }
 
     const shown = await detailed;
+    snapshotClock = collected.source?.mode === "snapshot" ? now : null;
+    // The answerer fell back to the template on its own: say so once (the planner's fallback has its note).
+    if (composed.degraded && !loop.degraded && !notes.includes(TEMPLATE_FALLBACK_NOTE))
+      notes.push(TEMPLATE_FALLBACK_NOTE);
     let historyNotSaved = storeDown;
     const record: HistoryTurn = {
       question: turn.text,

@@ -64,4 +64,3 @@ export function notesFor(loop: LoopOutput, source: DataSource | null): string[] 
   }
   return notes;
 }
-

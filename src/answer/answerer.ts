@@ -44,3 +44,7 @@ export interface Answerer {
     options?: { onDelta?: (text: string) => void; signal?: AbortSignal },
   ): Promise<AnswerOutput>;
 }
+
+/** Said to the user when an LLM answerer failed and the template answered instead. */
+export const TEMPLATE_FALLBACK_NOTE =
+  "AI（Gemini）の説明文を作成できなかったため、定型の回答でお答えしています。";

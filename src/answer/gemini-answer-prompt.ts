@@ -64,7 +64,11 @@ export function renderAnswerTail(input: AnswerInput): string {
   const more = input.totalCount - shown.length;
   if (!detail && more > 0) blocks.push(`他に${more}件あります。`);
   const date = dataDateText(input.source);
-  const notes = [date ? `※ ${date}です。` : null, ...input.notes.map((n) => `※ ${n}`)].filter(Boolean);
+  // A note may already state the data's date (e.g. the snapshot note): say it once.
+  const dated = date !== null && input.notes.some((n) => n.includes(date.replace(/のデータ$/, "")));
+  const notes = [date && !dated ? `※ ${date}です。` : null, ...input.notes.map((n) => `※ ${n}`)].filter(
+    Boolean,
+  );
   if (notes.length > 0) blocks.push(notes.join("\n"));
   blocks.push(ATTRIBUTION);
   return blocks.join("\n\n");

@@ -14,7 +14,7 @@ import { degradedReason, GeminiError } from "../llm/gemini-errors.ts";
 import { promptFor } from "../llm/system-prompt.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
-import type { Answerer, AnswerInput, AnswerOutput } from "./answerer.ts";
+import { type Answerer, type AnswerInput, type AnswerOutput, TEMPLATE_FALLBACK_NOTE } from "./answerer.ts";
 import { buildAnswerPrompt, renderAnswerTail } from "./gemini-answer-prompt.ts";
 import { createTemplateAnswerer } from "./template-answerer.ts";
 
@@ -81,7 +81,11 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
         reason = degradedReason(error);
       }
       logger.warn({ reason }, "gemini answerer degraded; using the template");
-      const fallback = await template.compose(input, { onDelta: streamed ? undefined : onDelta, signal });
+      const notes = [...input.notes, TEMPLATE_FALLBACK_NOTE];
+      const fallback = await template.compose(
+        { ...input, notes },
+        { onDelta: streamed ? undefined : onDelta, signal },
+      );
       return { ...fallback, llmCalls: llmCalls + fallback.llmCalls, promptBytes, degraded: reason };
     },
   };

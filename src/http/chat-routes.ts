@@ -1,6 +1,7 @@
 /** POST /chat (the first seed's JSON API) and POST /chat/stream (Server-Sent Events). */
 import express, { type Application, type NextFunction, type Request, type Response } from "express";
 import type { Agent, ToolEvent } from "../agent/agent.ts";
+import { progressText } from "../agent/progress-text.ts";
 import type { Logger } from "../logger.ts";
 import type { ProgressEvent, Reply } from "../types.ts";
 import { HttpError, MAX_BODY_BYTES, parseChatRequest } from "./chat-request.ts";
@@ -85,7 +86,10 @@ export function mountChatRoutes(app: Application, options: ChatRoutesOptions): v
         { threadKey: `web:${threadId}`, platform: "web", userId: "web", text: message },
         {
           signal: abort.signal,
-          onProgress: (event: ProgressEvent) => send("progress", event),
+          onProgress: (event: ProgressEvent) => {
+            const text = progressText(event);
+            send("progress", text ? { ...event, text } : event);
+          },
           onToolEvent: (event: ToolEvent) => {
             const { phase, ...rest } = event;
             send("tool", { phase, ...rest });

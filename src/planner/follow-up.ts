@@ -65,6 +65,15 @@ function lastUseful(history: HistoryTurn[]): HistoryTurn | null {
   return null;
 }
 
+/** The subsidies of the newest turn that showed at least `n`, or null. */
+function listWith(history: HistoryTurn[], n: number): Array<{ id: string; title: string }> | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const subsidies = history[i]?.subsidies;
+    if (Array.isArray(subsidies) && subsidies.length >= n) return subsidies;
+  }
+  return null;
+}
+
 /**
  * Resolves a follow-up, or null when the question is a new search. `hasNewFilters` says whether it names
  * an area, a size, an industry or an order. `hasOwnTopic` says whether the
@@ -80,12 +89,20 @@ export function resolveFollowUp(
   if (ids.length > 0) return { kind: "detail", ids, why: "ID指定" };
   const last = lastUseful(history);
   const shown = last?.subsidies ?? [];
-  const positions = ordinalsIn(question, shown.length);
-  // "2番目の詳細は？" with nothing (or fewer) shown before: a reference to nothing, not a new search.
-  if (!hasOwnTopic && positions.length === 0 && ordinalsIn(question, Number.MAX_SAFE_INTEGER).length > 0) {
-    return { kind: "detail", ids: [], why: "参照先なし" };
+  const wanted = ordinalsIn(question, Number.MAX_SAFE_INTEGER).filter((n) => n !== Number.MAX_SAFE_INTEGER);
+  if (wanted.length > 0 && !hasOwnTopic) {
+    // "2番目" means the newest list long enough to have a 2nd entry: after "それの補助率は？" (one subsidy
+    // shown) it still points into the list before it.
+    const list = listWith(history, Math.max(...wanted)) ?? shown;
+    const positions = ordinalsIn(question, list.length);
+    const picked = positions.map((p) => list[p - 1]?.id).filter((x): x is string => Boolean(x));
+    // With nothing (or too little) shown before, it refers to nothing: say so rather than search.
+    return picked.length > 0
+      ? { kind: "detail", ids: picked, why: `${positions.join("・")}番目` }
+      : { kind: "detail", ids: [], why: "参照先なし" };
   }
   if (!last) return null;
+  const positions = ordinalsIn(question, shown.length);
   if (positions.length > 0) {
     const picked = positions.map((p) => shown[p - 1]?.id).filter((x): x is string => Boolean(x));
     return { kind: "detail", ids: picked, why: `${positions.join("・")}番目` };

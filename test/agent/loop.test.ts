@@ -148,7 +148,9 @@ describe("agent loop (scripted planner)", () => {
       { calls: [searchCall("事業承継")] },
     ]);
     const reply = await agent.handle(turn("質問"));
-    expect(reply.notes).toContain("「存在しない語です」（大阪府）では見つからなかったため、関連する言葉や条件を広げて検索しました。");
+    expect(reply.notes).toContain(
+      "「存在しない語です」（大阪府）では見つからなかったため、関連する言葉や条件を広げて検索しました。",
+    );
     const direct = await setup([{ calls: [searchCall("事業承継")] }]).agent.handle(turn("質問"));
     expect(direct.notes.join()).not.toContain("広げて検索");
   });

@@ -1,6 +1,7 @@
 /** The Gemini answerer through the real SDK against the fake Gemini server: streaming, facts from data, fallback. */
 import { afterEach, describe, expect, it } from "vitest";
 import type { AnswerInput } from "../../src/answer/answerer.ts";
+import { TEMPLATE_FALLBACK_NOTE } from "../../src/answer/answerer.ts";
 import { renderAnswerTail } from "../../src/answer/gemini-answer-prompt.ts";
 import { createGeminiAnswerer } from "../../src/answer/gemini-answerer.ts";
 import { createTemplateAnswerer, renderSubsidyFacts } from "../../src/answer/template-answerer.ts";
@@ -113,8 +114,10 @@ describe("gemini answerer", () => {
     const input = answerInput();
     const deltas: string[] = [];
     const out = await answerer.compose(input, { onDelta: (d) => deltas.push(d) });
-    const expected = await createTemplateAnswerer().compose(input);
+    const notes = [...input.notes, TEMPLATE_FALLBACK_NOTE];
+    const expected = await createTemplateAnswerer().compose({ ...input, notes });
     expect(out.text).toBe(expected.text);
+    expect(out.text).toContain(TEMPLATE_FALLBACK_NOTE);
     expect(out.degraded).toMatch(/server error \(500\)/);
     expect(out.llmCalls).toBe(2);
     expect(fake.requests).toHaveLength(2);
@@ -124,7 +127,9 @@ describe("gemini answerer", () => {
     const { answerer } = await answererWith([{ finishReason: "SAFETY" }]);
     const out = await answerer.compose(answerInput());
     expect(out.degraded).toMatch(/empty answer \(SAFETY\)/);
-    expect(out.text).toBe((await createTemplateAnswerer().compose(answerInput())).text);
+    const input = answerInput();
+    const notes = [...input.notes, TEMPLATE_FALLBACK_NOTE];
+    expect(out.text).toBe((await createTemplateAnswerer().compose({ ...input, notes })).text);
   });
 
   it("falls back on a malformed stream", async () => {

@@ -134,10 +134,18 @@ describe("Gemini mode through POST /chat", () => {
     expect(reply.answer).not.toContain(WRONG_PROSE);
   });
 
-  // Gap (src/agent/agent.ts): notes are computed before composing, so an answerer-only failure sets
-  // _meta.degraded but the answer does not tell the user that Gemini was unavailable.
-  it.todo("says that Gemini was unavailable when only the answer request failed");
-  // Gap (src/answer/gemini-answer-prompt.ts renderAnswerTail): the tail prints "※ 2026-08-22時点のデータです。"
-  // and then the snapshot note "※ 2026-08-22時点のデータ（オフラインの収録データ）です。…" again.
-  it.todo("states the data's date once in a Gemini answer");
+  it("says that Gemini was unavailable when only the answer request failed", async () => {
+    outage = { reply: { error: 500 }, only: "answer" };
+    const reply = await postChat(app.url, "省エネ設備の補助金", "gemini-answer-note");
+    const note = "AI（Gemini）の説明文を作成できなかったため、定型の回答でお答えしています。";
+    expect(reply.notes).toContain(note);
+    expect(reply.answer).toContain(note);
+    expect(reply.answer.split(note)).toHaveLength(2);
+  });
+
+  it("states the data's date once in a Gemini answer", async () => {
+    const reply = await postChat(app.url, "事業承継に使える補助金を教えて", "gemini-date-once");
+    expect(reply._meta.mode).toBe("gemini");
+    expect(reply.answer.split("2026-08-22時点").length - 1).toBe(1);
+  });
 });

@@ -274,6 +274,12 @@ describe("createRulePlanner: follow-ups", () => {
     ]);
   });
 
+  it("an ordinal points into the newest list long enough, even after a one-subsidy detail turn", async () => {
+    const detailTurn = turn(PREVIOUS.conditions, [SHOWN[0]!]);
+    const step = await plan("3番目の詳細は？", { history: [PREVIOUS, detailTurn] });
+    expect(step.focus).toEqual({ kind: "detail", ids: [SHOWN[2]!.id] });
+  });
+
   it("an ordinal past the list, or with no list yet, refers to nothing and searches nothing", async () => {
     for (const history of [[PREVIOUS], []]) {
       const step = await plan("9番目の詳細は？", { history });

@@ -9,6 +9,8 @@ const FILTER_LABELS = /** @type {const} */ (["area", "industry", "employees", "p
  */
 export function progressText(event) {
   if (!event || typeof event !== "object") return null;
+  // The server renders its own line (the same wording as Slack and the CLI); ours is the fallback.
+  if (event.type !== "answer-delta" && typeof event.text === "string" && event.text) return event.text;
   switch (event.type) {
     case "searching": {
       const keywords = list(event.keywords);
@@ -25,8 +27,7 @@ export function progressText(event) {
     }
     case "retrying": {
       const keywords = list(event.keywords);
-      const why = typeof event.why === "string" && event.why ? `${event.why}。` : "";
-      return `🔁 ${why}${keywords ? `「${keywords}」で` : ""}再検索します…`;
+      return `🔁 ${keywords ? `「${keywords}」で` : "条件を広げて"}探し直しています…`;
     }
     case "fetching-details":
       return `📄 ${num(event.count)}件の詳細を取得中…`;
@@ -94,4 +95,27 @@ export function dataDateText(reply) {
   if (source.mode === "snapshot")
     return asOf ? `${asOf}時点のデータ（スナップショット）` : "スナップショットのデータ";
   return asOf ? `${asOf}取得のデータ` : "最新のデータ";
+}
+
+/**
+ * The answer's prose for a page that shows the subsidies as cards and the notes in a footer: paragraphs
+ * that repeat a listed subsidy's facts, the attribution, or a footer note are left out.
+ * @param {string} answer
+ * @param {any[]} subsidies
+ * @param {string[]} notes
+ * @returns {string}
+ */
+export function proseOf(answer, subsidies, notes) {
+  if (!Array.isArray(subsidies) || subsidies.length === 0) return answer;
+  const urls = subsidies.map((s) => (typeof s?.url === "string" ? s.url : "")).filter(Boolean);
+  const isFacts = (/** @type {string} */ p) =>
+    urls.some((u) => p.includes(u)) || /^(\*\*)?\d+\.\s/.test(p) || /^- (上限額|補助率|締切)/m.test(p);
+  const isFooter = (/** @type {string} */ p) =>
+    p.startsWith("出典") ||
+    p.split("\n").every((line) => line.startsWith("※") && notes.some((n) => line.includes(n.slice(0, 12))));
+  const kept = answer
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter((p) => p && !isFacts(p) && !isFooter(p));
+  return kept.length > 0 ? kept.join("\n\n") : (answer.split(/\n{2,}/)[0] ?? "");
 }

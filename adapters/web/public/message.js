@@ -1,6 +1,6 @@
 /** One assistant message: live progress lines, the tool-call panel, the answer, cards and footer. */
 import { el, subsidyCard } from "./cards.js";
-import { argsText, dataDateText, durationText, progressText } from "./format.js";
+import { argsText, dataDateText, durationText, progressText, proseOf } from "./format.js";
 import { renderMarkdown } from "./markdown.js";
 
 /** The user's bubble. @param {string} text */
@@ -70,11 +70,12 @@ export function assistantMessage() {
     /** The final reply: answer from markdown, cards from structured subsidies. @param {any} reply */
     reply(reply) {
       answer.classList.remove("streaming");
-      const text = typeof reply?.answer === "string" ? reply.answer : "";
-      if (text) answer.replaceChildren(renderMarkdown(text));
       const subsidies = Array.isArray(reply?.subsidies) ? reply.subsidies : [];
-      cards.replaceChildren(...subsidies.map((s, i) => subsidyCard(s, i + 1)));
       const notes = Array.isArray(reply?.notes) ? reply.notes.filter((n) => typeof n === "string") : [];
+      // The cards and the footer carry the facts and notes; the answer keeps only its prose.
+      const text = typeof reply?.answer === "string" ? proseOf(reply.answer, subsidies, notes) : "";
+      if (text) answer.replaceChildren(renderMarkdown(text));
+      cards.replaceChildren(...subsidies.map((s, i) => subsidyCard(s, i + 1)));
       const date = dataDateText(reply);
       // A note that already names the data date (e.g. "2026-08-22時点のデータです。") replaces ours.
       const dated = date && notes.some((n) => n.includes(date.slice(0, 10)));

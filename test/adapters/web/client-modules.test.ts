@@ -15,6 +15,7 @@ interface FormatModule {
   durationText(ms: unknown): string;
   daysLeftText(daysLeft: unknown): string;
   dataDateText(reply: unknown): string;
+  proseOf(answer: string, subsidies: unknown[], notes: string[]): string;
 }
 
 const load = async <T>(name: string) =>
@@ -120,13 +121,32 @@ describe("text formats", () => {
     expect(fmt.progressText({ type: "found", count: 0, shown: 0 })).toBe(
       "📭 該当する補助金が見つかりませんでした…",
     );
-    expect(fmt.progressText({ type: "retrying", why: "0件でした", keywords: ["DX"] })).toBe(
-      "🔁 0件でした。「DX」で再検索します…",
+    expect(fmt.progressText({ type: "retrying", why: "zero-hits", keywords: ["DX"] })).toBe(
+      "🔁 「DX」で探し直しています…",
+    );
+    expect(fmt.progressText({ type: "composing", text: "✍️ 回答をまとめています…" })).toBe(
+      "✍️ 回答をまとめています…",
     );
     expect(fmt.progressText({ type: "fetching-details", count: 3 })).toBe("📄 3件の詳細を取得中…");
     expect(fmt.progressText({ type: "answer-delta", text: "x" })).toBeNull();
     expect(fmt.progressText({ type: "done" })).toBeNull();
     expect(fmt.progressText(null)).toBeNull();
+  });
+
+  it("keeps only the prose of an answer whose facts are shown as cards and notes in the footer", () => {
+    const subsidies = [{ url: "https://www.jgrants-portal.go.jp/subsidy/a0W1" }];
+    const notes = [
+      "2026-08-22時点のデータ（オフラインの収録データ）です。最新の情報はJグランツでご確認ください。",
+    ];
+    const answer = [
+      "「DX」で3件見つかりました。",
+      "**1. DX補助金**\n- 上限額: 100万円\n- [Jグランツで見る](https://www.jgrants-portal.go.jp/subsidy/a0W1)",
+      "他に2件あります。",
+      `※ ${notes[0]}`,
+      "出典: Jグランツ（デジタル庁）。",
+    ].join("\n\n");
+    expect(fmt.proseOf(answer, subsidies, notes)).toBe("「DX」で3件見つかりました。\n\n他に2件あります。");
+    expect(fmt.proseOf(answer, [], notes)).toBe(answer);
   });
 
   it("formats args, durations, days left and the data date", () => {
