@@ -3,11 +3,11 @@
  * exponential backoff and jitter, one safe retry, optional recycle and idle disconnect, cached tool list.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { describeError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { ServerStatus } from "../types.ts";
+import { ConnectionHealth } from "./connection-health.ts";
 import { isConnectionFailure, raceSignal, ServerUnavailableError } from "./failure.ts";
-import { backoffDelay, type ConnectionTiming, fetchTools, heartbeat, NamedTimers } from "./keepalive.ts";
+import { type ConnectionTiming, fetchTools, heartbeat, NamedTimers } from "./keepalive.ts";
 import type { McpSession, SessionHooks } from "./mcp-session.ts";
 
 export type { ConnectionTiming } from "./keepalive.ts";
@@ -24,34 +24,23 @@ export interface ConnectionOptions {
 /** One configured server as the host keeps it. */
 export class ServerConnection {
   readonly name: string;
-  private state: ServerStatus["state"] = "idle";
+  private readonly health: ConnectionHealth;
   private session?: McpSession;
   private connecting?: Promise<McpSession>;
   private tools?: Promise<Tool[]>;
-  private failures = 0;
-  private nextAttemptAt = 0;
   private active = 0;
   private closed = false;
   private recycleDue = false;
-  private lastError?: string;
-  private lastOkAt?: string;
-  private transport?: string;
   private readonly timers = new NamedTimers<"reconnect" | "heartbeat" | "recycle" | "idle">();
 
   constructor(private readonly options: ConnectionOptions) {
     this.name = options.name;
+    this.health = new ConnectionHealth(options.timing);
   }
 
   /** Status without connecting. */
   status(toolCount: number): ServerStatus {
-    return {
-      name: this.name,
-      state: this.state,
-      transport: this.transport,
-      toolCount,
-      lastError: this.lastError,
-      lastOkAt: this.lastOkAt,
-    };
+    return this.health.report(this.name, toolCount);
   }
 
   /**
@@ -95,7 +84,7 @@ export class ServerConnection {
     await this.dropSession();
     await pending;
     await this.dropSession();
-    this.state = "closed";
+    this.health.dropped(true);
   }
 
   /** Forgets the cached tool list (e.g. a planner named a tool the cache does not know). */
@@ -116,7 +105,7 @@ export class ServerConnection {
       const session = await raceSignal(this.ensure(force), signal);
       try {
         const result = await op(session);
-        this.lastOkAt = new Date().toISOString();
+        this.health.ok();
         return result;
       } catch (error) {
         if (signal?.aborted || !isConnectionFailure(error)) throw error;
@@ -138,14 +127,15 @@ export class ServerConnection {
   private ensure(force: boolean): Promise<McpSession> {
     if (this.session) return Promise.resolve(this.session);
     // A listing does not wait for a background reconnect of a server that is already failing.
-    if (this.connecting && (force || this.failures === 0)) return this.connecting;
-    if (this.connecting) return Promise.reject(new ServerUnavailableError(this.name, 0, this.lastError));
-    const wait = this.nextAttemptAt - Date.now();
-    if (!force && this.failures > 0 && wait > 0) {
-      return Promise.reject(new ServerUnavailableError(this.name, wait, this.lastError));
+    const { failures, error } = this.health;
+    if (this.connecting && (force || failures === 0)) return this.connecting;
+    if (this.connecting) return Promise.reject(new ServerUnavailableError(this.name, 0, error));
+    const wait = this.health.retryInMs();
+    if (!force && failures > 0 && wait > 0) {
+      return Promise.reject(new ServerUnavailableError(this.name, wait, error));
     }
     this.timers.clear("reconnect");
-    this.state = this.failures > 0 || this.lastOkAt ? "reconnecting" : "connecting";
+    this.health.attempting();
     const attempt = this.connectOnce();
     this.connecting = attempt;
     attempt.then(
@@ -179,10 +169,7 @@ export class ServerConnection {
     try {
       session = await this.options.open(hooks);
     } catch (error) {
-      this.failures++;
-      this.nextAttemptAt = Date.now() + this.backoff();
-      this.lastError = describeError(error);
-      this.state = "failed";
+      this.health.attemptFailed(error);
       this.options.logger.warn({ server: this.name, err: error }, "mcp connect failed");
       throw error;
     }
@@ -192,11 +179,7 @@ export class ServerConnection {
     }
     this.session = session;
     this.tools = undefined;
-    this.failures = 0;
-    this.nextAttemptAt = 0;
-    this.state = "connected";
-    this.transport = session.transport;
-    this.lastOkAt = new Date().toISOString();
+    this.health.connected(session.transport);
     this.startSessionTimers(session);
     this.options.logger.info({ server: this.name, transport: session.transport }, "mcp connected");
     return session;
@@ -205,11 +188,10 @@ export class ServerConnection {
   /** Marks a session dead (if it is still the current one) and closes it quietly. */
   private lost(session: McpSession, error: unknown): void {
     if (session !== this.session) return;
-    this.lastError = describeError(error);
+    this.health.lost(error);
     this.options.logger.warn({ server: this.name, err: error }, "mcp connection lost");
     this.session = undefined;
     this.tools = undefined;
-    this.state = "reconnecting";
     this.stopSessionTimers();
     session.close().catch(() => undefined);
     this.options.onToolsChanged();
@@ -217,14 +199,9 @@ export class ServerConnection {
 
   private scheduleReconnect(): void {
     if (this.closed || this.session || this.connecting || this.timers.has("reconnect")) return;
-    const delay = Math.max(0, this.nextAttemptAt - Date.now()) || this.backoff();
-    this.timers.set("reconnect", delay, () => {
+    this.timers.set("reconnect", this.health.nextDelay(), () => {
       this.ensure(true).catch(() => undefined);
     });
-  }
-
-  private backoff(): number {
-    return backoffDelay(this.failures, this.options.timing);
   }
 
   private startSessionTimers(session: McpSession): void {
@@ -233,9 +210,7 @@ export class ServerConnection {
       const tick = heartbeat(session, {
         timeoutMs: Math.min(pingTimeoutMs, heartbeatMs),
         isCurrent: () => session === this.session,
-        onOk: () => {
-          this.lastOkAt = new Date().toISOString();
-        },
+        onOk: () => this.health.ok(),
         onFail: (error) => {
           this.lost(session, error);
           this.scheduleReconnect();
@@ -275,7 +250,7 @@ export class ServerConnection {
     this.session = undefined;
     this.tools = undefined;
     this.stopSessionTimers();
-    if (!this.closed) this.state = "idle";
+    if (!this.closed) this.health.dropped(false);
     if (session) await session.close().catch(() => undefined);
   }
 

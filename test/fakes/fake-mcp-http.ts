@@ -17,6 +17,8 @@ export interface FakeMcpHttp {
   state: FakeMcpState;
   /** How many sessions were initialised (stateless: requests served). */
   sessionsOpened: number;
+  /** How many POSTs named a session the server no longer knows (answered 404). */
+  unknownSessionPosts: number;
   /** Forgets every session: the next request with an old session id gets 404. */
   expireSessions(): void;
   /** Stops listening and drops every open connection (as a crash would). */
@@ -33,7 +35,7 @@ export async function startFakeMcpHttp(options: {
   const name = options.name ?? options.mode;
   const state = options.state ?? { calls: {} };
   const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
-  const fake = { sessionsOpened: 0 };
+  const fake = { sessionsOpened: 0, unknownSessionPosts: 0 };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -52,7 +54,10 @@ export async function startFakeMcpHttp(options: {
     const id = req.headers["mcp-session-id"];
     if (typeof id === "string") {
       const transport = sessions.get(id);
-      if (!transport) return jsonError(res, 404, "Session not found");
+      if (!transport) {
+        if (req.method === "POST") fake.unknownSessionPosts++;
+        return jsonError(res, 404, "Session not found");
+      }
       return (transport as StreamableHTTPServerTransport).handleRequest(req, res);
     }
     if (req.method !== "POST") return jsonError(res, 400, "No session");
@@ -100,6 +105,9 @@ export async function startFakeMcpHttp(options: {
     state,
     get sessionsOpened() {
       return fake.sessionsOpened;
+    },
+    get unknownSessionPosts() {
+      return fake.unknownSessionPosts;
     },
     expireSessions() {
       // Forget without closing: the client learns only from the 404, as after a server-side expiry.

@@ -1,5 +1,6 @@
 /** Shared setup for host tests: a config section with short timers, and server entries for the fakes. */
 import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
 import type { Config } from "../../src/config.ts";
 import type { McpServerConfig } from "../../src/tools/mcp-config.ts";
 import type { McpHostTiming } from "../../src/tools/mcp-host.ts";
@@ -58,4 +59,24 @@ export function remoteServer(
   extra: Partial<McpServerConfig> = {},
 ): McpServerConfig {
   return { kind: "remote", name, url, enabled: true, ...extra } as McpServerConfig;
+}
+
+/**
+ * Closes what a test started after each test, newest first, even when the test failed: `track` a host
+ * or server, `defer` any other cleanup.
+ */
+export function closeAfterEach() {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  });
+  return {
+    track<T extends { close(): Promise<unknown> }>(thing: T): T {
+      cleanups.push(() => thing.close());
+      return thing;
+    },
+    defer(cleanup: () => Promise<unknown>): void {
+      cleanups.push(cleanup);
+    },
+  };
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadMcpServersConfig, parseMcpServersConfig } from "../../src/tools/mcp-config.ts";
 import { resolveServers } from "../../src/tools/server-list.ts";
 import { qualifyName } from "../../src/tools/tool-catalog.ts";
@@ -9,6 +9,7 @@ import { toToolResult } from "../../src/tools/tool-result.ts";
 import { jgrantsConfig, mcpConfig } from "./helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-config-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, content: unknown): string {
   const path = join(dir, name);
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));

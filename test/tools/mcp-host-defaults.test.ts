@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,9 +9,10 @@ import { fastTiming, jgrantsConfig, mcpConfig } from "./helpers.ts";
 describe("MCP host with no mcp.json: the in-process built-ins", () => {
   let host: McpHost;
   const cwd = process.cwd();
+  const dir = mkdtempSync(join(tmpdir(), "mcp-defaults-")); // a directory without mcp.json
 
   beforeAll(() => {
-    process.chdir(mkdtempSync(join(tmpdir(), "mcp-defaults-"))); // a directory without mcp.json
+    process.chdir(dir);
     host = createMcpHost({
       config: mcpConfig(),
       jgrants: { ...jgrantsConfig, now: "2026-08-22T00:00:00Z" },
@@ -21,6 +22,7 @@ describe("MCP host with no mcp.json: the in-process built-ins", () => {
   afterAll(async () => {
     process.chdir(cwd);
     await host?.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("offers the jGrants and time tools, read-only and namespaced", async () => {

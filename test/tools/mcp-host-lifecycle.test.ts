@@ -1,18 +1,17 @@
 import { createServer } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMcpHost, type McpHost } from "../../src/tools/mcp-host.ts";
-import { type FakeMcpHttp, startFakeMcpHttp } from "../fakes/fake-mcp-http.ts";
-import { fastTiming, jgrantsConfig, mcpConfig, remoteServer, stdioServer } from "./helpers.ts";
+import { startFakeMcpHttp } from "../fakes/fake-mcp-http.ts";
+import {
+  closeAfterEach,
+  fastTiming,
+  jgrantsConfig,
+  mcpConfig,
+  remoteServer,
+  stdioServer,
+} from "./helpers.ts";
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
-
-function track<T extends FakeMcpHttp | McpHost>(thing: T): T {
-  cleanups.push(() => thing.close());
-  return thing;
-}
+const { track, defer } = closeAfterEach();
 
 function hostFor(servers: Parameters<typeof createMcpHost>[0]["servers"], config = mcpConfig()): McpHost {
   return track(createMcpHost({ config, jgrants: jgrantsConfig, servers, timing: fastTiming }));
@@ -46,7 +45,7 @@ describe("MCP host lifecycle", () => {
     "survives a %s server killed and restarted on the same port, with no host restart",
     async (mode) => {
       const state = { calls: {} };
-      let http = await startFakeMcpHttp({ mode, name: "s", state });
+      let http = track(await startFakeMcpHttp({ mode, name: "s", state }));
       const host = hostFor({ s: remoteServer("s", http.url) });
       expect((await echo(host, "s", "before")).text).toBe("s:before");
       await http.close();
@@ -92,7 +91,7 @@ describe("MCP host lifecycle", () => {
 
   it("notices a dead server through the heartbeat, then reconnects when it is back", async () => {
     const state = { calls: {} };
-    let http = await startFakeMcpHttp({ mode: "stateful", name: "s", state });
+    let http = track(await startFakeMcpHttp({ mode: "stateful", name: "s", state }));
     const host = hostFor({ s: remoteServer("s", http.url) }, mcpConfig({ heartbeatMs: 100 }));
     await echo(host, "s");
     expect(stateOf(host, "s")?.state).toBe("connected");
@@ -134,7 +133,7 @@ describe("MCP host lifecycle", () => {
     const sockets = new Set<import("node:net").Socket>();
     const hung = createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
-    cleanups.push(async () => {
+    defer(async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => hung.close(resolve));
     });

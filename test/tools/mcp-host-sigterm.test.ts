@@ -22,12 +22,20 @@ describe("MCP host process", () => {
     host.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
-    await expect.poll(() => out.includes("\n"), { timeout: 20_000 }).toBe(true);
-    const childPid = (JSON.parse(out.trim()) as { pid: number }).pid;
-    expect(alive(childPid)).toBe(true);
-    host.kill("SIGTERM");
-    const [code] = await once(host, "exit");
-    expect(code).toBe(0);
-    expect(alive(childPid)).toBe(false);
+    let childPid: number | undefined;
+    try {
+      await expect.poll(() => out.includes("\n"), { timeout: 20_000 }).toBe(true);
+      childPid = (JSON.parse(out.trim()) as { pid: number }).pid;
+      expect(alive(childPid)).toBe(true);
+      const exited = once(host, "exit");
+      host.kill("SIGTERM");
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect(alive(childPid)).toBe(false);
+    } finally {
+      // A failed run must not leave the host or its child behind.
+      if (host.exitCode === null && host.signalCode === null) host.kill("SIGKILL");
+      if (childPid !== undefined && alive(childPid)) process.kill(childPid, "SIGKILL");
+    }
   });
 });

@@ -36,14 +36,18 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: "2.0", error: { code, message }, id: null });
 
+class BodyTooLargeError extends Error {}
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error("body too large");
-    chunks.push(chunk as Buffer);
+    // Past the cap the rest is read and dropped, so the client hears the 413 instead of a reset.
+    if (size > MAX_BODY * 8) throw new BodyTooLargeError();
+    if (size <= MAX_BODY) chunks.push(chunk as Buffer);
   }
+  if (size > MAX_BODY) throw new BodyTooLargeError();
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
@@ -73,7 +77,10 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<Runni
       let body: unknown;
       try {
         body = await readJson(req);
-      } catch {
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          return send(res, 413, rpcError(-32600, `Request body too large (max ${MAX_BODY} bytes)`));
+        }
         return send(res, 400, rpcError(-32700, "Parse error"));
       }
       if (session) return session.transport.handleRequest(req, res, body);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -151,10 +151,10 @@ describe("http-api MCP server", () => {
 describe("http-api from an OpenAPI file, through mcp.json and the host", () => {
   let api: FakeHttpApi;
   let host: McpHost;
+  const dir = mkdtempSync(join(tmpdir(), "mcp-json-"));
 
   beforeAll(async () => {
     api = await startFakeHttpApi();
-    const dir = mkdtempSync(join(tmpdir(), "mcp-json-"));
     const file = join(dir, "mcp.json");
     writeFileSync(
       file,
@@ -184,6 +184,7 @@ describe("http-api from an OpenAPI file, through mcp.json and the host", () => {
   afterAll(async () => {
     await host?.close();
     await api?.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("turns operations into tools with schemas from parameters and request bodies", async () => {

@@ -115,13 +115,18 @@ describe("live source against the fake jGrants API", () => {
     expect(missing).toEqual({ error: "ファイルが見つかりません: a0WJ200000CDapgMAD/nothing.pdf" });
   });
 
-  it("caps converted text and flags it", async () => {
+  it("caps converted text and flags it, and refuses files over the size cap", async () => {
     const source = liveSource(
       {},
       { fileLimits: { maxFileBytes: 10_000_000, maxBase64Bytes: 10, maxTextChars: 4 } },
     );
     const result = await source.file("a0WJ200000CDapgMAD", "交付要綱.txt", "markdown");
     expect(result).toMatchObject({ content_markdown: "交付要綱", truncated: true, total_chars: 10 });
+    const tight = liveSource({}, { fileLimits: { maxFileBytes: 16, maxBase64Bytes: 16, maxTextChars: 100 } });
+    for (const format of ["markdown", "base64"] as const) {
+      const refused = await tight.file("a0WJ200000CDapgMAD", "交付要綱.txt", format);
+      expect(refused).toEqual({ error: "ファイルサイズが上限を超えています (30 > 16 bytes)" });
+    }
   });
 
   it("maps 404 to the official not-found error", async () => {

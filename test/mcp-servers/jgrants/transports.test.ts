@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -76,6 +76,9 @@ describe("Streamable HTTP at /mcp", () => {
       body: "{",
     });
     expect(broken.status).toBe(400);
+    const huge = await post({}, { ...list, params: { padding: "x".repeat(1_100_000) } });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ error: { message: expect.stringMatching(/too large/) } });
     expect((await fetch(http.url.replace("/mcp", "/other"))).status).toBe(404);
   });
 });
@@ -96,9 +99,17 @@ function statusWithHost(url: string, host: string): Promise<number> {
   });
 }
 
+/** Every CLI child the tests start, killed after the suite even when a test failed half-way. */
+const children: ChildProcess[] = [];
+function spawnCli(args: string[]): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, ["bin/jgrants-mcp.mjs", ...args], { cwd: root, env });
+  children.push(child);
+  return child;
+}
+
 /** Spawns the CLI and resolves with the URL it prints. */
 function spawnHttpCli(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["bin/jgrants-mcp.mjs", ...args], { cwd: root, env });
+  const child = spawnCli(args);
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -111,9 +122,8 @@ function spawnHttpCli(args: string[]): Promise<{ child: ChildProcess; url: strin
 }
 
 describe("the standalone CLI", () => {
-  const children: ChildProcess[] = [];
   afterAll(() => {
-    for (const child of children) child.kill();
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
   });
 
   it("serves over stdio (spawned through the bin launcher) with logs on stderr only", async () => {
@@ -129,16 +139,18 @@ describe("the standalone CLI", () => {
       stderr += chunk.toString();
     });
     const client = new Client({ name: "stdio", version: "1" });
-    await client.connect(transport);
-    const result = await callJson(client, "search_subsidies", { keyword: "補助金", limit: 2 });
-    expect(result.data_source).toEqual({ mode: "snapshot", as_of: "2026-08-22" });
-    await client.close();
+    try {
+      await client.connect(transport);
+      const result = await callJson(client, "search_subsidies", { keyword: "補助金", limit: 2 });
+      expect(result.data_source).toEqual({ mode: "snapshot", as_of: "2026-08-22" });
+    } finally {
+      await client.close();
+    }
     expect(stderr).toContain("jgrants MCP server on stdio");
   });
 
   it("serves Streamable HTTP with --port and --source flags", async () => {
-    const { child, url } = await spawnHttpCli(["--port", "0", "--source", "snapshot"]);
-    children.push(child);
+    const { url } = await spawnHttpCli(["--port", "0", "--source", "snapshot"]);
     const client = new Client({ name: "http-cli", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     expect((await callJson(client, "get_subsidy_overview", { output_format: "CSV" })).format).toBe("csv");
@@ -148,7 +160,7 @@ describe("the standalone CLI", () => {
   it("refuses a non-loopback host without --unsafe-expose, and bad flags", async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ["bin/jgrants-mcp.mjs", ...args], { cwd: root, env });
+        const child = spawnCli(args);
         let stderr = "";
         child.stderr.on("data", (chunk: Buffer) => {
           stderr += chunk.toString();

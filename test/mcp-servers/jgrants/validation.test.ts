@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJgrantsSource } from "../../../src/mcp-servers/jgrants/source.ts";
 import { type FakeJgrantsApi, startFakeJgrantsApi } from "../../fakes/fake-jgrants-api.ts";
@@ -132,6 +133,48 @@ describe("input validation: clear errors, never a crash, nothing sent upstream",
       sort: "acceptance_end_datetime",
       target_area_search: "東京都 / 全国",
     });
+  });
+
+  it("serves a client written for the official server unchanged: explicit nulls, int acceptance, defaults", async () => {
+    const official = { sort: "acceptance_end_datetime", order: "ASC", acceptance: "1" };
+    fake.calls.length = 0;
+    // What a generic client sends when it fills every optional parameter of the official schema.
+    const explicit = await callJson(client, "search_subsidies", {
+      keyword: "補助金",
+      use_purpose: null,
+      industry: null,
+      target_number_of_employees: null,
+      target_area_search: null,
+      sort: "acceptance_end_datetime",
+      order: "ASC",
+      acceptance: 1,
+    });
+    const bare = await callJson(client, "search_subsidies", { keyword: "補助金" });
+    expect(fake.calls.map((c) => c.query)).toEqual([
+      { keyword: "補助金", ...official },
+      { keyword: "補助金", ...official },
+    ]);
+    for (const result of [explicit, bare]) {
+      expect(result.search_conditions).toEqual({ keyword: "補助金", ...official });
+      expect(result.total_count).toBe(result.subsidies.length);
+    }
+    expect(bare.subsidies).toEqual(explicit.subsidies);
+    // Tools without required parameters may be called with no `arguments` at all.
+    const ping = await client.callTool({ name: "ping" });
+    expect(ping.structuredContent).toMatchObject({ status: "ok", server: "jGrants MCP Server" });
+    const overview = await client.callTool({ name: "get_subsidy_overview" });
+    expect(overview.structuredContent).toHaveProperty("total_count");
+    const csv = await callJson(client, "get_subsidy_overview", { output_format: "csv" });
+    expect(csv.deadline_statistics).toMatch(/^期間,件数/);
+  });
+
+  it("answers arguments that are not an object with a protocol error, not a crash", async () => {
+    fake.calls.length = 0;
+    for (const args of [["補助金"], "補助金", 42]) {
+      const request = { method: "tools/call", params: { name: "search_subsidies", arguments: args } };
+      await expect(client.request(request as never, CallToolResultSchema)).rejects.toThrow(/MCP error/);
+    }
+    expect(fake.calls).toEqual([]);
   });
 
   it("is still healthy after all of that", async () => {
