@@ -49,6 +49,8 @@ export async function startApp(
   finishHttpApp(app, logger);
   for (const adapter of adapters) await adapter.start();
   const server = await listen(app, config.http.host, config.http.port);
+  // Connect the MCP servers in the background, so /healthz tells the truth before the first question.
+  void core.tools.listTools().catch(() => undefined);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.http.port;
   const url = `http://${config.http.host.includes(":") ? `[${config.http.host}]` : config.http.host}:${port}`;
