@@ -106,3 +106,36 @@ describe("the keyless app end to end", () => {
     expect(after.answer).toContain("どの補助金のことか分かりませんでした");
   });
 });
+
+describe("the app when jGrants is unreachable", () => {
+  it("reports it on /healthz from the start, and still answers the user with what happened", async () => {
+    const down = await startApp(
+      loadConfig({ ...env, STORE_BACKEND: "memory", JGRANTS_MCP_URL: "http://127.0.0.1:9/mcp" }),
+      silentLogger,
+    );
+    try {
+      let health: Json;
+      for (let i = 0; i < 100; i++) {
+        const res = await fetch(`${down.url}/healthz`);
+        health = { status: res.status, body: await readJson(res) };
+        if (res.status === 503) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(health.status).toBe(503);
+      expect(health.body.components.tools).toContainEqual(
+        expect.objectContaining({ name: "jgrants", state: "failed" }),
+      );
+      const res = await fetch(`${down.url}/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: "創業支援の補助金", threadId: "down-1" }),
+      });
+      const reply = await readJson(res);
+      expect(reply.kind).toBe("error");
+      expect(reply.answer).toContain("Jグランツ");
+      expect(reply.answer).toContain("https://www.jgrants-portal.go.jp/");
+    } finally {
+      await down.stop();
+    }
+  });
+});
