@@ -20,6 +20,7 @@ import {
   envelope,
   mentionEvent,
   SIGNING_SECRET,
+  slackConfig,
   TEAM,
 } from "../test/adapters/slack/harness.ts";
 import { createFakeAgent } from "../test/fakes/fake-agent.ts";
@@ -131,19 +132,12 @@ export async function runSlackBench(): Promise<Record<string, number | string>> 
     res.on("finish", () => serverAcks.push(performance.now() - start));
     next();
   });
-  const adapter = createSlackAdapter(
-    {
-      botToken: "xoxb-bench",
-      signingSecret: SIGNING_SECRET,
-      appToken: undefined,
-      socketMode: false,
-      apiUrl,
-      allowedTeams: undefined,
-      allowedChannels: undefined,
-      allowedUsers: undefined,
-    },
-    { agent, store: createMemoryStoreFake(), logger: silentLogger, app },
-  );
+  const adapter = createSlackAdapter(slackConfig(apiUrl, { botToken: "xoxb-bench" }), {
+    agent,
+    store: createMemoryStoreFake(),
+    logger: silentLogger,
+    app,
+  });
   await adapter.start();
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

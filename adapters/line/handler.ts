@@ -20,6 +20,9 @@ import {
 import type { LineAction, LineChat } from "./parse.ts";
 import { renderReply } from "./render.ts";
 
+/** At most this many chats are remembered as owed an apology (the oldest is forgotten first). */
+const MAX_OWED_APOLOGIES = 10_000;
+
 export interface EventHandlerDeps {
   config: NonNullable<Config["line"]>;
   api: LineApi;
@@ -29,14 +32,24 @@ export interface EventHandlerDeps {
   /** Aborted when the adapter stops. */
   signal: AbortSignal;
   retryDelaysMs?: number[];
+  /** The loading animation's timing (see loading.ts). */
   loading?: { seconds?: number; refreshMs?: number };
 }
 
 /** Creates the per-event worker; `receivedAt` is when the webhook arrived (the reply deadline's start). */
 export function createEventHandler(deps: EventHandlerDeps) {
   const { api, logger } = deps;
-  /** Chats whose last answer was lost (quota or API failure): the next reply starts with an apology. */
+  /**
+   * Chats whose last answer was lost (quota or API failure): the next reply starts with an apology. In memory
+   * only (a courtesy, lost on restart; see README), and capped so a long outage cannot grow it without bound.
+   */
   const owedApology = new Set<string>();
+  const oweApology = (chatId: string) => {
+    owedApology.delete(chatId);
+    owedApology.add(chatId);
+    const oldest = owedApology.values().next().value;
+    if (owedApology.size > MAX_OWED_APOLOGIES && oldest !== undefined) owedApology.delete(oldest);
+  };
 
   async function firstDelivery(eventId: string | undefined, redelivery: boolean): Promise<boolean> {
     if (!eventId) return true;
@@ -64,7 +77,7 @@ export function createEventHandler(deps: EventHandlerDeps) {
     if (outcome === "replied" || outcome === "pushed") {
       owedApology.delete(chat.id);
     } else {
-      owedApology.add(chat.id);
+      oweApology(chat.id);
       if (outcome === "quota-exhausted") {
         const usage = await api.quota().catch(() => null);
         logger.error(

@@ -12,7 +12,7 @@ import type { Config } from "../../src/config.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import type { AgentLike, PlatformAdapter, ThreadStore } from "../../src/types.ts";
 import { createLineApi } from "./client.ts";
-import { createEventHandler } from "./handler.ts";
+import { createEventHandler, type EventHandlerDeps } from "./handler.ts";
 import { classifyEvent, type LineAction } from "./parse.ts";
 
 /** The path of the webhook on the shared HTTP server. */
@@ -25,10 +25,22 @@ export function lineAdapterUrl(adapter: PlatformAdapter): string | undefined {
   return addresses.get(adapter)?.();
 }
 
+/** What the adapter needs besides its config; `loading` and `retryDelaysMs` tune timings (tests, benches). */
+export interface LineAdapterDeps {
+  agent: AgentLike;
+  store: ThreadStore;
+  logger?: Logger;
+  app?: import("express").Application;
+  /** The loading animation: seconds per call (default 20) and re-issue interval (default seconds − 5 s). */
+  loading?: EventHandlerDeps["loading"];
+  /** Waits before each retry of a failed reply or push (default 500 ms, 2 s). */
+  retryDelaysMs?: number[];
+}
+
 /** Builds the LINE adapter and mounts its webhook on deps.app (or on an app of its own). */
 export function createLineAdapter(
   config: NonNullable<Config["line"]>,
-  deps: { agent: AgentLike; store: ThreadStore; logger?: Logger; app?: import("express").Application },
+  deps: LineAdapterDeps,
 ): PlatformAdapter {
   const logger = (deps.logger ?? createLogger()).child({ adapter: "line" });
   const app = deps.app ?? express();
@@ -41,6 +53,8 @@ export function createLineAdapter(
     store: deps.store,
     logger,
     signal: abort.signal,
+    loading: deps.loading,
+    retryDelaysMs: deps.retryDelaysMs,
   });
   const inFlight = new Set<Promise<void>>();
   const chains = new Map<string, Promise<void>>();

@@ -2,13 +2,17 @@
  * The Slack adapter: Bolt wiring only. Bolt acks every event before our listener runs; the listener
  * starts the work in the background and returns, so no delivery ever waits for the agent.
  * HTTP mode mounts Bolt's ExpressReceiver at /slack/events (events and interactivity) on the shared app;
- * Socket Mode connects with the app token instead.
+ * Socket Mode connects with the app token instead. Until start() has run auth.test, and again after stop(),
+ * HTTP deliveries get 503: Slack then retries them (here once started, or on another instance), where a
+ * 200 would have acked an event that nobody answers.
  */
 import { App, ExpressReceiver, SocketModeReceiver } from "@slack/bolt";
+import express, { type RequestHandler } from "express";
 import type { Config } from "../../src/config.ts";
 import { AppError, describeError } from "../../src/errors.ts";
 import { type Logger, silentLogger } from "../../src/logger.ts";
 import type { AgentLike, PlatformAdapter, ThreadStore } from "../../src/types.ts";
+import { createAssistantStartedHandler } from "./assistant.ts";
 import { toBoltLogger } from "./bolt-logger.ts";
 import { createActionHandler, createEventHandler } from "./listeners.ts";
 import type { SlackInbound } from "./parse.ts";
@@ -21,6 +25,9 @@ export const SLACK_EVENTS_PATH = "/slack/events";
 
 /** Minimum spacing of status message edits (Slack's chat.update tier allows about one a second). */
 const PROGRESS_INTERVAL_MS = 1000;
+
+/** How long stop() lets answers in progress finish before aborting them (as the LINE adapter does). */
+const STOP_GRACE_MS = 10_000;
 
 const idleWaiters = new WeakMap<object, () => Promise<void>>();
 
@@ -38,6 +45,8 @@ export function createSlackAdapter(
   const boltLogger = toBoltLogger(logger);
   const clientOptions = { ...slackClientOptions(config.apiUrl), logger: boltLogger };
   let receiver: ExpressReceiver | SocketModeReceiver;
+  let ready = false;
+  let stopped = false;
   if (config.socketMode) {
     if (!config.appToken) throw new AppError("SLACK_CONFIG", "SLACK_APP_TOKEN is required for Socket Mode");
     receiver = new SocketModeReceiver({
@@ -49,10 +58,19 @@ export function createSlackAdapter(
     if (!config.signingSecret) {
       throw new AppError("SLACK_CONFIG", "SLACK_SIGNING_SECRET is required when SLACK_APP_TOKEN is not set");
     }
+    const expressApp = deps.app ?? express();
+    // Registered before the receiver's route, so it runs first on the path.
+    const unavailable: RequestHandler = (_req, res, next) => {
+      if (ready && !stopped) return next();
+      const state = stopped ? "stopping" : "starting";
+      logger.info({ state }, "slack: delivery refused with 503; Slack will retry it");
+      res.status(503).json({ error: state });
+    };
+    expressApp.post(SLACK_EVENTS_PATH, unavailable);
     receiver = new ExpressReceiver({
       signingSecret: config.signingSecret,
       endpoints: SLACK_EVENTS_PATH,
-      app: deps.app,
+      app: expressApp,
       logger: boltLogger,
       processBeforeResponse: false,
     });
@@ -70,9 +88,8 @@ export function createSlackAdapter(
 
   const inflight = new Set<Promise<void>>();
   const controllers = new Set<AbortController>();
-  let stopped = false;
   const track = (work: (signal: AbortSignal) => Promise<void>) => {
-    // The HTTP route stays mounted on the shared app after stop(); late deliveries are acked but not answered.
+    // Only a Socket Mode envelope can get here after stop(): HTTP deliveries get 503 (see above).
     if (stopped) return;
     const controller = new AbortController();
     controllers.add(controller);
@@ -104,6 +121,7 @@ export function createSlackAdapter(
   };
   const onEvent = createEventHandler(listenerDeps);
   const onAction = createActionHandler(listenerDeps);
+  const onAssistantStarted = createAssistantStartedHandler({ config, store: deps.store, calls, logger });
 
   const handleEvent = async ({ body, context }: { body: unknown; context: Record<string, unknown> }) => {
     const identity = {
@@ -114,6 +132,9 @@ export function createSlackAdapter(
   };
   app.event("app_mention", handleEvent);
   app.event("message", handleEvent);
+  app.event("assistant_thread_started", async ({ body }) => {
+    track(() => onAssistantStarted(body));
+  });
   app.action(new RegExp(`^${DETAIL_ACTION_PREFIX}\\d+$`), async ({ ack, body }) => {
     await ack();
     track((signal) => onAction(body as unknown as Record<string, unknown>, signal));
@@ -136,13 +157,22 @@ export function createSlackAdapter(
         );
       }
       if (config.socketMode) await app.start();
+      ready = true;
       logger.info({ mode: config.socketMode ? "socket" : "http" }, "slack: adapter started");
     },
     async stop() {
       stopped = true;
+      // Socket Mode: disconnect first, so no envelope is acked that this instance would then drop.
+      if (config.socketMode) await app.stop().catch(() => undefined);
+      // Answers in progress were claimed and will not be retried: let them finish (bounded), then abort.
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise((resolve) => {
+        timer = setTimeout(resolve, STOP_GRACE_MS);
+      });
+      await Promise.race([Promise.allSettled([...inflight]), grace]);
+      clearTimeout(timer);
       for (const controller of controllers) controller.abort();
       await Promise.allSettled([...inflight]);
-      if (config.socketMode) await app.stop().catch(() => undefined);
     },
   };
   idleWaiters.set(adapter, async () => {

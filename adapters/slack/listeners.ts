@@ -10,7 +10,7 @@ import type { ThreadStore } from "../../src/types.ts";
 import { parseSlackEvent, type SlackIdentity, type SlackInbound, slackThreadKey } from "./parse.ts";
 import { parseDetailValue } from "./render-subsidy.ts";
 
-type SlackConfig = NonNullable<Config["slack"]>;
+export type SlackConfig = NonNullable<Config["slack"]>;
 
 export interface ListenerDeps {
   config: SlackConfig;
@@ -21,15 +21,28 @@ export interface ListenerDeps {
   apologise: (inbound: SlackInbound, error: unknown) => Promise<void>;
 }
 
-/** Why an inbound message is outside the allowlists, or null when it may be answered. */
-export function accessDenied(inbound: SlackInbound, config: SlackConfig): string | null {
+/** Who wrote where: what the allowlists are checked against. */
+export interface SlackOrigin {
+  teamId: string;
+  channel: string;
+  userId: string;
+}
+
+/** Why a message is outside the allowlists, or null when it may be answered. */
+export function accessDenied(origin: SlackOrigin, config: SlackConfig): string | null {
   const outside = (list: string[] | undefined, value: string) =>
     list !== undefined && list.length > 0 && !list.includes(value);
-  if (outside(config.allowedTeams, inbound.teamId)) return "team";
-  if (outside(config.allowedChannels, inbound.channel)) return "channel";
-  if (outside(config.allowedUsers, inbound.turn.userId)) return "user";
+  if (outside(config.allowedTeams, origin.teamId)) return "team";
+  if (outside(config.allowedChannels, origin.channel)) return "channel";
+  if (outside(config.allowedUsers, origin.userId)) return "user";
   return null;
 }
+
+const originOf = (inbound: SlackInbound): SlackOrigin => ({
+  teamId: inbound.teamId,
+  channel: inbound.channel,
+  userId: inbound.turn.userId,
+});
 
 /** Claims both delivery keys; false when either was already taken. */
 async function claim(store: ThreadStore, inbound: SlackInbound, actionKey?: string): Promise<boolean> {
@@ -54,7 +67,7 @@ export function createEventHandler(deps: ListenerDeps) {
     const inbound = parseSlackEvent(envelope, identity);
     if (!inbound) return;
     const log = logger.child({ threadKey: inbound.turn.threadKey, eventId: inbound.turn.eventId, retryNum });
-    const denied = accessDenied(inbound, config);
+    const denied = accessDenied(originOf(inbound), config);
     if (denied) {
       log.info({ denied, user: inbound.turn.userId }, "slack: ignored a message outside the allowlist");
       return;
@@ -112,7 +125,7 @@ export function createActionHandler(deps: ListenerDeps) {
       reason: "action",
       isDm: channel.startsWith("D"),
     };
-    const denied = accessDenied(inbound, config);
+    const denied = accessDenied(originOf(inbound), config);
     if (denied) {
       logger.info(
         { denied, threadKey: inbound.turn.threadKey },

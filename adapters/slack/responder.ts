@@ -7,17 +7,14 @@ import { randomUUID } from "node:crypto";
 import { progressText, STARTING_TEXT } from "../../src/agent/progress-text.ts";
 import type { Logger } from "../../src/logger.ts";
 import type { AgentLike, Reply } from "../../src/types.ts";
+import { SLACK_PROMPTS } from "./assistant.ts";
 import type { SlackInbound } from "./parse.ts";
 import { createStatusUpdater, type StatusUpdater } from "./progress.ts";
 import { plainMessage, renderReply } from "./render.ts";
 import type { SlackCalls, SlackTarget } from "./web-api.ts";
 
 /** Questions shown by the help reply to an empty mention. */
-export const SLACK_EXAMPLES = [
-  "東京都でIT導入に使える補助金は？",
-  "従業員20人の製造業が使える省エネ設備の補助金",
-  "締切が近い創業支援の補助金を教えて",
-];
+export const SLACK_EXAMPLES: string[] = SLACK_PROMPTS.map((prompt) => prompt.message);
 
 /** The help reply for an empty mention, rendered locally (no agent call). */
 export function slackHelpReply(threadKey: string): Reply {

@@ -50,7 +50,7 @@ export interface SlackTarget {
   threadTs: string;
 }
 
-/** The four calls the adapter needs, bound to one client. */
+/** The calls the adapter needs, bound to one client. */
 export function createSlackCalls(client: webApi.WebClient, logger: Logger) {
   return {
     /** Posts a message in the thread; returns its ts. */
@@ -92,6 +92,23 @@ export function createSlackCalls(client: webApi.WebClient, logger: Logger) {
         });
       } catch (error) {
         logger.debug({ err: error }, "slack: assistant.threads.setStatus failed (ignored)");
+      }
+    },
+    /** Offers example questions in an assistant thread; failures are only logged. */
+    async setSuggestedPrompts(
+      target: SlackTarget,
+      title: string,
+      prompts: ReadonlyArray<{ title: string; message: string }>,
+    ): Promise<void> {
+      try {
+        await client.assistant.threads.setSuggestedPrompts({
+          channel_id: target.channel,
+          thread_ts: target.threadTs,
+          title,
+          prompts: prompts.map((prompt) => ({ title: prompt.title, message: prompt.message })),
+        });
+      } catch (error) {
+        logger.debug({ err: error }, "slack: assistant.threads.setSuggestedPrompts failed (ignored)");
       }
     },
   };

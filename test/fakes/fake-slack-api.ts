@@ -124,6 +124,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       case "chat.delete":
         return { channel: params.channel, ts: params.ts };
       case "assistant.threads.setStatus":
+      case "assistant.threads.setSuggestedPrompts":
         return {};
       case "apps.connections.open":
         return { url: api.socketUrl };

@@ -1,3 +1,4 @@
+import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.ts";
 import { createThreadStore } from "../../src/store/index.ts";
@@ -76,6 +77,26 @@ describe.runIf(available)("redis backend", () => {
     expect(await store.load("line:U1")).toHaveLength(1);
     await store.close();
     await back.stop();
+  });
+
+  it("writes every key, locks included, under the version prefix sc:v1:", async () => {
+    const own = await startRedisServer();
+    const store = await createThreadStore(configFor(own.url));
+    await store.withThreadLock("slack:T1:C1:prefix", async () => {
+      await store.append("slack:T1:C1:prefix", turnOf(1));
+      await store.markDelivered("slack:event:EvPrefix");
+    });
+    expect((await store.health()).ok).toBe(true);
+    await store.close();
+    const raw = createClient({ url: own.url });
+    await raw.connect();
+    const keys = await raw.keys("*");
+    await raw.close();
+    await own.stop();
+    expect(keys).toEqual(
+      expect.arrayContaining(["sc:v1:thread:slack:T1:C1:prefix", "sc:v1:dedup:slack:event:EvPrefix"]),
+    );
+    for (const key of keys) expect(key.startsWith("sc:v1:")).toBe(true);
   });
 
   it("starts with an unreachable Redis without hanging, reporting it", async () => {

@@ -35,6 +35,20 @@ describeThreadStoreContract("sqlite", (overrides, now) =>
   createThreadStore(configFor(freshPath(), overrides), { logger: silentLogger, now }),
 );
 
+/** Every key in the store's table (read directly, not through the store). */
+function storedKeys(path: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (error) => {
+      if (error) return reject(error);
+      db.all("SELECT key FROM keyv", (queryError, rows: Array<{ key: string }>) => {
+        db.close();
+        if (queryError) reject(queryError);
+        else resolve(rows.map((row) => row.key));
+      });
+    });
+  });
+}
+
 function integrityCheck(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (error) => {
@@ -95,6 +109,18 @@ describe("sqlite file", () => {
     expect(await second.load("slack:T1:C1:1.0")).toEqual([turnOf(1)]);
     expect(await second.markDelivered("Ev1")).toBe(false);
     await second.close();
+  });
+
+  it("writes every key under the version prefix sc:v1:", async () => {
+    const path = freshPath();
+    const store = await createThreadStore(configFor(path));
+    await store.append("line:user:U1", turnOf(1));
+    await store.markDelivered("line:EvPrefix");
+    expect((await store.health()).ok).toBe(true);
+    await store.close();
+    const keys = await storedKeys(path);
+    expect(keys).toEqual(expect.arrayContaining(["sc:v1:thread:line:user:U1", "sc:v1:dedup:line:EvPrefix"]));
+    for (const key of keys) expect(key.startsWith("sc:v1:")).toBe(true);
   });
 
   it("keeps markDelivered atomic across two stores on one file", async () => {

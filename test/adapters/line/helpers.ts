@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import express from "express";
-import { createLineAdapter } from "../../../adapters/line/index.ts";
+import { createLineAdapter, type LineAdapterDeps } from "../../../adapters/line/index.ts";
 import type { Config } from "../../../src/config.ts";
 import { createLogger, type Logger } from "../../../src/logger.ts";
 import type { PlatformAdapter } from "../../../src/types.ts";
@@ -87,7 +87,12 @@ export function lineConfig(api: FakeLineApi, overrides: Partial<NonNullable<Conf
 /** Wires a real Express app, the adapter, a fake agent and the in-memory store; listens on port 0. */
 export async function startHarness(
   api: FakeLineApi,
-  options: { config?: Partial<NonNullable<Config["line"]>>; agent?: FakeAgentOptions } = {},
+  options: {
+    config?: Partial<NonNullable<Config["line"]>>;
+    agent?: FakeAgentOptions;
+    /** Timings passed to the adapter (loading animation, retry delays). */
+    tuning?: Pick<LineAdapterDeps, "loading" | "retryDelaysMs">;
+  } = {},
 ): Promise<Harness> {
   const logs: string[] = [];
   const destination = new Writable({
@@ -100,7 +105,13 @@ export async function startHarness(
   const app = express();
   const agent = createFakeAgent(options.agent);
   const store = createMemoryStoreFake();
-  const adapter = createLineAdapter(lineConfig(api, options.config), { agent, store, logger, app });
+  const adapter = createLineAdapter(lineConfig(api, options.config), {
+    agent,
+    store,
+    logger,
+    app,
+    ...options.tuning,
+  });
   await adapter.start();
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

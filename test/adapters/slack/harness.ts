@@ -111,6 +111,24 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The adapter's config section in HTTP mode, pointed at a fake Web API. */
+export function slackConfig(
+  apiUrl: string,
+  overrides: Partial<NonNullable<Config["slack"]>> = {},
+): NonNullable<Config["slack"]> {
+  return {
+    botToken: "xoxb-test-token",
+    signingSecret: SIGNING_SECRET,
+    appToken: undefined,
+    socketMode: false,
+    apiUrl,
+    allowedTeams: undefined,
+    allowedChannels: undefined,
+    allowedUsers: undefined,
+    ...overrides,
+  };
+}
+
 /** Starts the fake API, the adapter on a fresh Express app, and listens on 127.0.0.1:0. */
 export async function startHarness(
   deps: { agent: AgentLike; store: ThreadStore },
@@ -126,20 +144,7 @@ export async function startHarness(
   });
   const logger = createLogger({ level: "debug", destination });
   const app = express();
-  const adapter = createSlackAdapter(
-    {
-      botToken: "xoxb-test-token",
-      signingSecret: SIGNING_SECRET,
-      appToken: undefined,
-      socketMode: false,
-      apiUrl: fake.url,
-      allowedTeams: undefined,
-      allowedChannels: undefined,
-      allowedUsers: undefined,
-      ...overrides,
-    },
-    { ...deps, logger, app },
-  );
+  const adapter = createSlackAdapter(slackConfig(fake.url, overrides), { ...deps, logger, app });
   await adapter.start();
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { SLACK_PROMPTS } from "../../../adapters/slack/assistant.ts";
 
 const root = join(import.meta.dirname, "../../..");
 const source = readdirSync(join(root, "adapters/slack"))
@@ -15,7 +16,11 @@ const source = readdirSync(join(root, "adapters/slack"))
   .join("\n");
 
 interface Manifest {
-  features: { bot_user?: unknown; assistant_view?: unknown; app_home?: { messages_tab_enabled?: boolean } };
+  features: {
+    bot_user?: unknown;
+    assistant_view?: { suggested_prompts?: Array<{ title: string; message: string }> };
+    app_home?: { messages_tab_enabled?: boolean };
+  };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
     event_subscriptions: { request_url: string; bot_events: string[] };
@@ -28,6 +33,8 @@ const manifest = parse(readFileSync(join(root, "manifest.yml"), "utf8")) as Mani
 /** What each event the code listens to needs: manifest bot events and scopes. */
 const EVENT_NEEDS: Record<string, { events: string[]; scopes: string[] }> = {
   app_mention: { events: ["app_mention"], scopes: ["app_mentions:read"] },
+  // The assistant view itself needs assistant:write (the app cannot enable it without).
+  assistant_thread_started: { events: ["assistant_thread_started"], scopes: ["assistant:write"] },
   message: {
     events: ["message.channels", "message.groups", "message.im", "message.mpim"],
     scopes: ["channels:history", "groups:history", "im:history", "mpim:history"],
@@ -41,6 +48,7 @@ const METHOD_SCOPES: Record<string, string[]> = {
   "chat.update": ["chat:write"],
   "chat.delete": ["chat:write"],
   "assistant.threads.setStatus": ["assistant:write"],
+  "assistant.threads.setSuggestedPrompts": ["assistant:write"],
 };
 
 const listened = [...source.matchAll(/app\.event\("([a-z_]+)"/g)].map((m) => m[1] ?? "");
@@ -48,7 +56,7 @@ const called = [...source.matchAll(/client\.((?:[a-z]+\.)+[a-zA-Z]+)\(/g)].map((
 
 describe("manifest.yml", () => {
   it("finds the listeners and calls in the adapter source", () => {
-    expect(new Set(listened)).toEqual(new Set(["app_mention", "message"]));
+    expect(new Set(listened)).toEqual(new Set(["app_mention", "message", "assistant_thread_started"]));
     expect(called).toContain("chat.postMessage");
   });
 
@@ -72,10 +80,24 @@ describe("manifest.yml", () => {
     expect(new Set(manifest.oauth_config.scopes.bot)).toEqual(needed);
   });
 
-  it("has the bot user, DMs, the assistant view, interactivity and the request URLs", () => {
+  it("subscribes to no event the code does not listen to", () => {
+    const handled = new Set(listened.flatMap((event) => EVENT_NEEDS[event]?.events ?? []));
+    for (const e of manifest.settings.event_subscriptions.bot_events) expect(handled).toContain(e);
+  });
+
+  it("enables the assistant view only with its handler, and suggests the code's example questions", () => {
+    expect(manifest.features.assistant_view !== undefined).toBe(
+      listened.includes("assistant_thread_started"),
+    );
+    expect(called).toContain("assistant.threads.setStatus");
+    expect(manifest.features.assistant_view?.suggested_prompts).toEqual(
+      SLACK_PROMPTS.map((prompt) => ({ ...prompt })),
+    );
+  });
+
+  it("has the bot user, DMs, interactivity and the request URLs", () => {
     expect(manifest.features.bot_user).toBeDefined();
     expect(manifest.features.app_home?.messages_tab_enabled).toBe(true);
-    expect(manifest.features.assistant_view).toBeDefined();
     expect(source).toContain("app.action(");
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);

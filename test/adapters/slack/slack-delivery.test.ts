@@ -11,6 +11,7 @@ import {
   type Harness,
   mentionEvent,
   messageEvent,
+  slackConfig,
   startHarness,
 } from "./harness.ts";
 
@@ -107,19 +108,10 @@ describe("Slack start-up", () => {
   it("fails with a clear error when the token is rejected by auth.test", async () => {
     const fake = await startFakeSlackApi();
     fake.script("auth.test", { error: "invalid_auth" });
-    const adapter = createSlackAdapter(
-      {
-        botToken: "xoxb-wrong",
-        signingSecret: "secret",
-        appToken: undefined,
-        socketMode: false,
-        apiUrl: fake.url,
-        allowedTeams: undefined,
-        allowedChannels: undefined,
-        allowedUsers: undefined,
-      },
-      { agent: createFakeAgent(), store: createMemoryStoreFake() },
-    );
+    const adapter = createSlackAdapter(slackConfig(fake.url, { botToken: "xoxb-wrong" }), {
+      agent: createFakeAgent(),
+      store: createMemoryStoreFake(),
+    });
     try {
       await expect(adapter.start()).rejects.toThrow(/SLACK_BOT_TOKEN.*invalid_auth/);
     } finally {

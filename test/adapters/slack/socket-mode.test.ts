@@ -6,7 +6,7 @@ import { createSlackAdapter } from "../../../adapters/slack/index.ts";
 import { createFakeAgent } from "../../fakes/fake-agent.ts";
 import { type FakeSlackApi, startFakeSlackApi } from "../../fakes/fake-slack-api.ts";
 import { createMemoryStoreFake } from "../../fakes/memory-store.ts";
-import { BOT_ID, BOT_USER, envelope, mentionEvent, TEAM } from "./harness.ts";
+import { BOT_ID, BOT_USER, envelope, mentionEvent, slackConfig, TEAM } from "./harness.ts";
 
 let fake: FakeSlackApi;
 let wss: WebSocketServer;
@@ -26,16 +26,12 @@ beforeAll(async () => {
     socket.send(JSON.stringify({ type: "hello", num_connections: 1, debug_info: { host: "local" } }));
   });
   adapter = createSlackAdapter(
-    {
+    slackConfig(fake.url, {
       botToken: "xoxb-socket",
       signingSecret: undefined,
       appToken: "xapp-1-socket-test",
       socketMode: true,
-      apiUrl: fake.url,
-      allowedTeams: undefined,
-      allowedChannels: undefined,
-      allowedUsers: undefined,
-    },
+    }),
     { agent, store: createMemoryStoreFake() },
   );
   await adapter.start();
