@@ -80,10 +80,18 @@ export function createEventHandler(deps: ListenerDeps) {
         return;
       }
     } catch (error) {
-      // The store is down: a mention or DM is surely ours, so say so; an unknown thread stays silent.
-      if (inbound.reason !== "follow-up") await deps.apologise(inbound, error);
-      else log.warn({ err: error }, "slack: store unavailable; follow-up not answered");
-      return;
+      // The store is down. A follow-up in an unknown thread stays silent; a mention or DM is surely ours:
+      // answer a first delivery (the agent answers without history and says the turn was not saved), but
+      // not a retry, since it may already have been answered.
+      if (inbound.reason === "follow-up") {
+        log.warn({ err: error }, "slack: store unavailable; follow-up not answered");
+        return;
+      }
+      if (retryNum !== undefined) {
+        log.warn({ err: error }, "slack: store unavailable; retry not answered to avoid a duplicate");
+        return;
+      }
+      log.error({ err: error }, "slack: store unavailable; answering without exactly-once protection");
     }
     active.set(key, (active.get(key) ?? 0) + 1);
     try {

@@ -313,3 +313,45 @@ describe("agent loop: deadline windows", () => {
     expect(detailIds).toEqual(reply.subsidies.map((s) => s.id));
   });
 });
+
+describe("agent loop: a busy thread", () => {
+  it("answers a message that waited too long with a short busy reply, and the first turn still completes", async () => {
+    const { createThreadStore } = await import("../../src/store/index.ts");
+    const store = await createThreadStore({
+      backend: "memory",
+      sqlitePath: "",
+      redisUrl: undefined,
+      maxTurns: 20,
+      maxBytes: 32_768,
+      ttlMs: 86_400_000,
+      dedupTtlMs: 3_600_000,
+      lockWaitMs: 100,
+    });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slowTools = createSnapshotTools();
+    const callTool = slowTools.callTool.bind(slowTools);
+    slowTools.callTool = async (...args) => {
+      await held;
+      return callTool(...args);
+    };
+    const agent = createAgent({
+      planner: createScriptedPlanner(Array.from({ length: 4 }, () => ({ calls: [searchCall("事業承継")] }))),
+      fallbackPlanner: createScriptedPlanner([]),
+      answerer: createTemplateAnswerer(),
+      fallbackAnswerer: createTemplateAnswerer(),
+      tools: slowTools,
+      store,
+    });
+    const first = agent.handle(turn("事業承継", "t:busy"));
+    const second = await agent.handle(turn("創業", "t:busy"));
+    expect(second.kind).toBe("error");
+    expect(second.text).toContain("前のご質問に回答中です");
+    release();
+    expect((await first).kind).toBe("answer");
+    expect(await store.load("t:busy")).toHaveLength(1);
+    await store.close();
+  });
+});
