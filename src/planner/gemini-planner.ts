@@ -50,7 +50,7 @@ export function createGeminiPlanner(options: GeminiPlannerOptions): Planner {
 
   async function plan(input: PlanInput, signal?: AbortSignal): Promise<PlanStep> {
     const tools = new Map<string, ToolInfo>(input.tools.map((tool) => [tool.qualifiedName, tool]));
-    const functionDeclarations = toFunctionDeclarations(input.tools);
+    const functionDeclarations = toFunctionDeclarations(toolsFor(input));
     const contents: Content[] = [{ role: "user", parts: [{ text: buildPlanPrompt(input) }] }];
     let llmCalls = 0;
     let promptBytes = 0;
@@ -143,4 +143,16 @@ function addRepairTurn(
     functionResponse: { name: call.name, response: { error: "not executed: the plan was malformed" } },
   }));
   contents.push(modelContent, { role: "user", parts: [...responses, { text: fix }] });
+}
+
+/**
+ * After searches that found nothing, the only useful step is another search (details are fetched by the
+ * agent itself), so a re-plan offers just the search tools: a smaller prompt for the retry.
+ */
+function toolsFor(input: PlanInput): ToolInfo[] {
+  const calls = input.rounds.flatMap((r) => r.calls);
+  const onlyEmptySearches =
+    calls.length > 0 &&
+    calls.every((c) => c.call.tool === "search_subsidies" && (c.isError || c.hitCount === 0));
+  return onlyEmptySearches ? input.tools.filter((t) => t.name === "search_subsidies") : input.tools;
 }

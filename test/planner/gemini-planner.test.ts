@@ -67,6 +67,18 @@ describe("gemini planner", () => {
     expect(system).not.toContain("## Answering");
   });
 
+  it("re-plans after zero hits with only the search tool declared (a smaller prompt)", async () => {
+    const { planner, fake } = await plannerWith([
+      { functionCalls: [search("IT導入")] },
+      { functionCalls: [search("DX")] },
+    ]);
+    const first = await planner.plan(planInput());
+    const zero = { call: first.calls[0]!, isError: false, summary: "0件", hitCount: 0 };
+    await planner.plan(planInput({ rounds: [{ round: 1, calls: [zero] }] }));
+    expect(fake.requests[0]?.functionNames).toContain("jgrants__get_subsidy_detail");
+    expect(fake.requests[1]?.functionNames).toEqual(["jgrants__search_subsidies"]);
+  });
+
   it("returns several function calls of one response as parallel calls", async () => {
     const { planner } = await plannerWith([
       { functionCalls: [search("IT導入"), search("DX"), search("IT導入")] },
