@@ -84,25 +84,29 @@ function enumAsExamples(node: Json, values: unknown[]): Json {
 
 /** One function declaration per tool, named by qualifiedName, with a required `reason` argument. */
 export function toFunctionDeclarations(tools: ToolInfo[]) {
-  return tools
-    .filter((tool) => !NOT_OFFERED.has(tool.name))
-    .map((tool) => {
-      const safe = geminiSafeSchema(tool.inputSchema);
-      const schema: Json = isObject(safe) ? safe : {};
-      const properties = isObject(schema.properties) ? schema.properties : {};
-      const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-      return {
-        name: tool.qualifiedName,
-        description: clipText(firstSentence(tool.description || tool.name), TOOL_DESCRIPTION_MAX),
-        parametersJsonSchema: {
-          ...schema,
-          type: "object",
-          properties: {
-            ...properties,
-            [REASON_ARG]: { type: "string", description: "why (short)" },
+  return (
+    tools
+      // Only read-only tools are offered: tool output may carry injected instructions, and it must never be
+      // able to steer the bot into writing anywhere.
+      .filter((tool) => tool.readOnly && !NOT_OFFERED.has(tool.name))
+      .map((tool) => {
+        const safe = geminiSafeSchema(tool.inputSchema);
+        const schema: Json = isObject(safe) ? safe : {};
+        const properties = isObject(schema.properties) ? schema.properties : {};
+        const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+        return {
+          name: tool.qualifiedName,
+          description: clipText(firstSentence(tool.description || tool.name), TOOL_DESCRIPTION_MAX),
+          parametersJsonSchema: {
+            ...schema,
+            type: "object",
+            properties: {
+              ...properties,
+              [REASON_ARG]: { type: "string", description: "why (short)" },
+            },
+            required: [...required.filter((name) => name !== REASON_ARG), REASON_ARG],
           },
-          required: [...required.filter((name) => name !== REASON_ARG), REASON_ARG],
-        },
-      };
-    });
+        };
+      })
+  );
 }

@@ -19,6 +19,12 @@ const common = {
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
   /** Treat every tool as read-only (safe to retry once after a reconnect) when the server does not say so. */
   readOnly: z.boolean().optional(),
+  /**
+   * Let the host run this server's tools that are not read-only. Off by default: the bot only reads, and a
+   * prompt-injected page or subsidy text must not be able to make it write anywhere. Planners never see
+   * such tools either way.
+   */
+  allowWrite: z.boolean().optional(),
   description: z.string().optional(),
 };
 

@@ -171,6 +171,14 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       const invalid = validator.check(tool, call.args ?? {});
       if (invalid) return errorResult(call, invalid, elapsed());
       const safe = toToolInfo(server, tool).readOnly;
+      if (!safe && server.allowWrite !== true) {
+        return errorResult(
+          call,
+          `tool "${toolName}" of server "${serverName}" may write, and this bot only runs read-only tools ` +
+            `(set "allowWrite": true for the server in mcp.json to allow it)`,
+          elapsed(),
+        );
+      }
       const result = await connection.callTool(toolName, call.args ?? {}, { signal, timeoutMs, safe });
       return toToolResult(call, result, config.resultMaxChars, elapsed());
     } catch (error) {

@@ -20,7 +20,8 @@ describe("MCP host over stdio, Streamable HTTP (stateful, stateless) and SSE", (
       jgrants: jgrantsConfig,
       timing: fastTiming,
       servers: {
-        local: stdioServer("local"),
+        // add_tool changes the server (it is not read-only): this server opts in to such tools.
+        local: { ...stdioServer("local"), allowWrite: true },
         stateful: remoteServer("stateful", stateful.url),
         stateless: remoteServer("stateless", stateless.url),
         legacy: remoteServer("legacy", sse.url),

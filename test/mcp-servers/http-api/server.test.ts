@@ -7,6 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApiMcpServer, type HttpApiSpec } from "../../../src/mcp-servers/http-api/server.ts";
+import { toFunctionDeclarations } from "../../../src/planner/gemini-schema.ts";
 import { loadMcpServersConfig } from "../../../src/tools/mcp-config.ts";
 import { createMcpHost, type McpHost } from "../../../src/tools/mcp-host.ts";
 import { type FakeHttpApi, startFakeHttpApi } from "../../fakes/fake-http-api.ts";
@@ -162,6 +163,7 @@ describe("http-api from an OpenAPI file, through mcp.json and the host", () => {
         mcpServers: {
           notes: {
             builtin: "http-api",
+            allowWrite: true,
             apis: [
               {
                 openapiFile: OPENAPI_FILE,
@@ -229,5 +231,60 @@ describe("http-api from an OpenAPI file, through mcp.json and the host", () => {
       args: { body: { tags: [] } },
     });
     expect(invalid.error).toMatch(/required property 'title'/);
+  });
+});
+
+describe("write tools are refused unless the server allows writing", () => {
+  let api: FakeHttpApi;
+  let host: McpHost;
+
+  beforeAll(async () => {
+    api = await startFakeHttpApi();
+    host = createMcpHost({
+      config: mcpConfig({}),
+      jgrants: jgrantsConfig,
+      servers: {
+        crm: {
+          kind: "builtin",
+          name: "crm",
+          builtin: "http-api",
+          enabled: true,
+          apis: [
+            {
+              name: "delete_customer",
+              description: "Deletes a customer",
+              url: `${api.origin}/v1/customers/{id}`,
+              method: "DELETE",
+              params: [{ name: "id", type: "string", required: true, in: "path" }],
+            },
+            {
+              name: "get_customer",
+              description: "Reads a customer",
+              url: `${api.origin}/v1/customers/{id}`,
+              method: "GET",
+              params: [{ name: "id", type: "string", required: true, in: "path" }],
+            },
+          ],
+        },
+      },
+      timing: fastTiming,
+    });
+  });
+  afterAll(async () => {
+    await host?.close();
+    await api?.close();
+  });
+
+  it("refuses a DELETE tool without sending anything, runs the GET one, and never offers the DELETE to Gemini", async () => {
+    const before = api.requests.length;
+    const refused = await host.callTool({ server: "crm", tool: "delete_customer", args: { id: "42" } });
+    expect(refused.isError).toBe(true);
+    expect(refused.error).toMatch(/only runs read-only tools/);
+    expect(api.requests.length).toBe(before);
+    const read = await host.callTool({ server: "crm", tool: "get_customer", args: { id: "42" } });
+    expect(read.isError).toBe(false);
+    const declared = toFunctionDeclarations(await host.listTools()).map((d) => d.name);
+    expect(declared).toContain("crm__get_customer");
+    expect(declared).not.toContain("crm__delete_customer");
   });
 });
