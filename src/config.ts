@@ -39,6 +39,7 @@ export const envSchema = z.object({
   HOST: z.string().min(1, "HOST must be a host name or address").default("127.0.0.1"),
   PORT: int("PORT", 0, 65535).default(3000),
   API_TOKEN: z.string().min(16, "API_TOKEN must be at least 16 characters").optional(),
+  ALLOWED_HOSTS: list.optional(),
 
   JGRANTS_SOURCE: z
     .enum(["live", "snapshot", "auto"], { error: "JGRANTS_SOURCE must be live, snapshot or auto" })
@@ -111,7 +112,7 @@ export const configKeys = Object.keys(envSchema.shape) as Array<keyof Env>;
 export function buildConfig(env: Env, rawEnv: Record<string, string | undefined> = {}) {
   return {
     logLevel: env.LOG_LEVEL,
-    http: { host: env.HOST, port: env.PORT, apiToken: env.API_TOKEN },
+    http: { host: env.HOST, port: env.PORT, apiToken: env.API_TOKEN, allowedHosts: env.ALLOWED_HOSTS ?? [] },
     jgrants: {
       source: env.JGRANTS_SOURCE,
       apiUrl: env.JGRANTS_API_URL,

@@ -36,6 +36,7 @@ export async function startApp(
     store: core.store,
     logger,
     apiToken: config.http.apiToken,
+    allowedHosts: config.http.allowedHosts,
     llm: { mode: core.planner.mode, model: core.planner.model },
     components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
   });

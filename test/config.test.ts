@@ -35,7 +35,7 @@ describe("config", () => {
 
   it("has keyless defaults", () => {
     const config = loadConfig({});
-    expect(config.http).toEqual({ host: "127.0.0.1", port: 3000, apiToken: undefined });
+    expect(config.http).toEqual({ host: "127.0.0.1", port: 3000, apiToken: undefined, allowedHosts: [] });
     expect(config.jgrants.source).toBe("auto");
     expect(config.store.backend).toBe("sqlite");
     expect(config.slack).toBeUndefined();

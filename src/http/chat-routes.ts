@@ -4,6 +4,7 @@ import type { Agent, ToolEvent } from "../agent/agent.ts";
 import { progressText } from "../agent/progress-text.ts";
 import type { Logger } from "../logger.ts";
 import type { ProgressEvent, Reply } from "../types.ts";
+import { browserGuard, requireJson, sameSecret } from "./browser-guard.ts";
 import { HttpError, MAX_BODY_BYTES, parseChatRequest } from "./chat-request.ts";
 
 export interface ChatRoutesOptions {
@@ -11,6 +12,8 @@ export interface ChatRoutesOptions {
   logger: Logger;
   apiToken?: string;
   agentName?: string;
+  /** Public host names (besides loopback) the browser-facing routes answer to. */
+  allowedHosts?: string[];
 }
 
 /** The seed-compatible JSON shape of a reply. */
@@ -36,16 +39,17 @@ export function chatResponse(reply: Reply, threadId: string, agentName: string) 
 /** Mounts the chat routes with their own JSON parser (so adapter routes keep their raw bodies). */
 export function mountChatRoutes(app: Application, options: ChatRoutesOptions): void {
   const agentName = options.agentName ?? "subsidy-concierge";
-  const json = express.json({ limit: MAX_BODY_BYTES, type: () => true });
+  const json = express.json({ limit: MAX_BODY_BYTES });
+  const guard = browserGuard({ allowedHosts: options.allowedHosts ?? [] });
   const auth = (req: Request, _res: Response, next: NextFunction) => {
     if (!options.apiToken) return next();
-    const header = req.get("authorization") ?? "";
-    if (header !== `Bearer ${options.apiToken}`)
+    if (!sameSecret(req.get("authorization") ?? "", `Bearer ${options.apiToken}`)) {
       return next(new HttpError(401, "認証が必要です（Authorization: Bearer <token>）。"));
+    }
     next();
   };
 
-  app.post("/chat", auth, json, async (req, res, next) => {
+  app.post("/chat", guard, auth, requireJson, json, async (req, res, next) => {
     try {
       const { message, threadId } = parseChatRequest(req.body);
       const reply = await options.agent.handle({
@@ -60,7 +64,7 @@ export function mountChatRoutes(app: Application, options: ChatRoutesOptions): v
     }
   });
 
-  app.post("/chat/stream", auth, json, async (req, res, next) => {
+  app.post("/chat/stream", guard, auth, requireJson, json, async (req, res, next) => {
     let threadId: string;
     let message: string;
     try {

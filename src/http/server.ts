@@ -16,6 +16,8 @@ export interface HttpAppDeps {
   store: ThreadStore;
   logger: Logger;
   apiToken?: string;
+  /** Public host names (besides loopback) of the browser-facing routes. */
+  allowedHosts?: string[];
   /** Describes the planner for /healthz, e.g. { mode: "offline", model: null }. */
   llm: { mode: string; model: string | null };
   /** Other components to report in /healthz (adapters). */
@@ -67,7 +69,12 @@ export function createHttpApp(deps: HttpAppDeps): Application {
     });
   });
 
-  mountChatRoutes(app, { agent: deps.agent, logger: deps.logger, apiToken: deps.apiToken });
+  mountChatRoutes(app, {
+    agent: deps.agent,
+    logger: deps.logger,
+    apiToken: deps.apiToken,
+    allowedHosts: deps.allowedHosts,
+  });
   return app;
 }
 

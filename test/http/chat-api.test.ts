@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { request, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agent/agent.ts";
 import { createTemplateAnswerer } from "../../src/answer/template-answerer.ts";
@@ -11,7 +11,7 @@ import { readJson } from "../helpers/json.ts";
 
 const TOKEN = "test-token-0123456789";
 
-async function start(apiToken?: string) {
+async function start(apiToken?: string, allowedHosts: string[] = []) {
   const planner = createScriptedPlanner(
     Array.from({ length: 50 }, () => ({ calls: [searchCall("事業承継")] })),
   );
@@ -31,6 +31,7 @@ async function start(apiToken?: string) {
     store,
     logger: silentLogger,
     apiToken,
+    allowedHosts,
     llm: { mode: "offline", model: null },
   });
   finishHttpApp(app, silentLogger);
@@ -164,5 +165,61 @@ describe("HTTP API", () => {
     const res = await fetch(`${env.url}/nope`);
     expect(res.status).toBe(404);
     expect((await readJson(res)).error).toBeTruthy();
+  });
+});
+
+/** A raw request, so the Host and Origin headers can be set as a browser on another site would. */
+function raw(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers }, (res) => {
+      let data = "";
+      res.on("data", (c) => {
+        data += c;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: data }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("HTTP API: browser-facing guards", () => {
+  const body = JSON.stringify({ message: "事業承継" });
+
+  it("refuses a body that is not JSON (a cross-site 'simple request')", async () => {
+    const res = await raw(`${env.url}/chat`, { "content-type": "text/plain" }, body);
+    expect(res.status).toBe(415);
+    expect(JSON.parse(res.body).error).toContain("application/json");
+  });
+
+  it("refuses a foreign Host (DNS rebinding) and a foreign Origin (CSRF)", async () => {
+    const json = { "content-type": "application/json" };
+    const rebound = await raw(`${env.url}/chat`, { ...json, host: "evil.example:3000" }, body);
+    expect(rebound.status).toBe(403);
+    const port = new URL(env.url).port;
+    const foreign = await raw(`${env.url}/chat`, { ...json, origin: "http://evil.example" }, body);
+    expect(foreign.status).toBe(403);
+    const same = await raw(`${env.url}/chat/stream`, { ...json, origin: `http://127.0.0.1:${port}` }, body);
+    expect(same.status).toBe(200);
+    const local = await raw(`${env.url}/chat`, { ...json, host: `localhost:${port}` }, body);
+    expect(local.status).toBe(200);
+  });
+
+  it("answers the public host names it is told about", async () => {
+    const app = await start(undefined, ["bot.example.jp"]);
+    try {
+      const ok = await raw(
+        `${app.url}/chat`,
+        { "content-type": "application/json", host: "bot.example.jp" },
+        body,
+      );
+      expect(ok.status).toBe(200);
+    } finally {
+      await new Promise((r) => app.server.close(r));
+    }
   });
 });
