@@ -45,8 +45,27 @@ const SECRET_PATTERNS: RegExp[] = [
   /xapp-[A-Za-z0-9-]+/g, // Slack app tokens
   /AIza[0-9A-Za-z_-]{20,}/g, // Google API keys
   /Bearer\s+[A-Za-z0-9._~+/=-]+/gi,
-  /([?&](?:key|token|access_token)=)[^&\s]+/gi,
+  /([?&](?:key|api_?key|apikey|token|access_token|sig|signature|secret|password)=)[^&\s]+/gi,
 ];
+
+/** Keys whose values are secrets wherever they appear, whatever their case. */
+const SECRET_KEY =
+  /^(authorization|cookie|set-cookie|x-slack-signature|x-line-signature|x-goog-api-key|.*(token|secret|password|api[-_]?key|signature).*)$/i;
+
+const MAX_DEPTH = 6;
+
+/** Masks secrets in a logged value: secret keys at any depth and secret-looking substrings of strings. */
+function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return maskSecrets(value);
+  if (value instanceof Error) return { type: value.name, message: maskSecrets(value.message) };
+  if (!value || typeof value !== "object" || depth >= MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = SECRET_KEY.test(key) && v !== undefined && v !== null ? "[redacted]" : scrub(v, depth + 1);
+  }
+  return out;
+}
 
 /** Masks secret-looking substrings in a string. */
 export function maskSecrets(text: string): string {
@@ -78,13 +97,17 @@ export function createLogger(options: LoggerOptions = {}): Logger {
           method.apply(this, masked as Parameters<typeof method>);
         },
       },
+      // Errors are reduced to their class and masked message by the formatter below, not pino's serializer.
+      serializers: { err: (err: unknown) => err },
       formatters: {
         log(object) {
-          const err = object.err;
-          if (err instanceof Error) {
-            return { ...object, err: { type: err.name, message: maskSecrets(err.message) } };
-          }
-          return object;
+          const { err, ...rest } = object;
+          const scrubbed = scrub(rest) as Record<string, unknown>;
+          if (err === undefined) return scrubbed;
+          // A thrown non-Error (e.g. a request-options object) is reduced to text, never logged field by field.
+          const error =
+            err instanceof Error ? scrub(err) : { type: typeof err, message: maskSecrets(String(err)) };
+          return { ...scrubbed, err: error };
         },
       },
     },

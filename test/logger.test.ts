@@ -46,4 +46,25 @@ describe("logger", () => {
     expect(out).not.toContain("tok.en");
     expect(out).toContain("auth failed");
   });
+
+  it("masks secrets at any depth and whatever the key's case, and reduces thrown non-errors to text", () => {
+    const { logger, lines } = capture();
+    logger.warn(
+      {
+        stderr: "child said token xoxb-1-child-secret",
+        request: {
+          headers: { Authorization: "Bearer up.per", "X-Api-Key": "k-123" },
+          url: "https://x/?api_key=S3CRET",
+        },
+        err: { config: { headers: { Authorization: "Bearer nested" } } },
+      },
+      "failed",
+    );
+    logger.error({ err: new TypeError("boom") }, "typed");
+    const out = lines.join("");
+    for (const secret of ["xoxb-1-child-secret", "up.per", "k-123", "S3CRET", "Bearer nested"]) {
+      expect(out).not.toContain(secret);
+    }
+    expect(out).toContain('"type":"TypeError"');
+  });
 });
