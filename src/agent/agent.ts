@@ -195,6 +195,13 @@ export function createAgent(deps: AgentDeps): Agent {
     notes.push(...notesFor(loop, collected.source));
     const windowNote = keep ? deadlineWindowNote(turn.text, now) : null;
     if (windowNote) notes.push(windowNote);
+    if (focus.kind === "search" && focus.exclude?.length) {
+      notes.push(
+        listed.length > 0
+          ? "これまでに紹介したものを除いてお見せします。"
+          : "これまでに紹介したもの以外には見つかりませんでした。",
+      );
+    }
 
     emit({ type: "composing" });
     const answerInput = {
@@ -206,7 +213,7 @@ export function createAgent(deps: AgentDeps): Agent {
           ? listed.length
           : keep
             ? collected.all().filter(keep).length
-            : collected.totalCount,
+            : Math.max(0, collected.totalCount - (focus.kind === "search" ? (focus.exclude?.length ?? 0) : 0)),
       conditions,
       focus,
       history,

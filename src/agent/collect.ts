@@ -103,6 +103,11 @@ export function selectShown(
   keep: (s: Subsidy) => boolean = () => true,
 ): Subsidy[] {
   if (focus.kind === "detail") return focus.ids.map((id) => collected.get(id)).filter((s) => s !== undefined);
+  if (focus.kind === "search" && focus.exclude?.length) {
+    const shownBefore = new Set(focus.exclude);
+    const wanted = keep;
+    keep = (s) => !shownBefore.has(s.id) && wanted(s);
+  }
   const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
   const order = focus.kind === "resort" ? focus.order : conditions?.order;
   return sortSubsidies(collected.all().filter(keep), sort, order).slice(0, Math.max(n, 1));

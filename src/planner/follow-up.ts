@@ -12,7 +12,7 @@ export type FollowUp =
       order: NonNullable<SearchConditions["order"]>;
     }
   /** The same search as last time with some conditions replaced (e.g. another area). */
-  | { kind: "refine"; base: SearchConditions };
+  | { kind: "refine"; base: SearchConditions; exclude?: string[] };
 
 /** A jGrants id as users paste it (18 characters, "a0W…"). */
 const ID_RE = /\ba0W[A-Za-z0-9]{15}\b/g;
@@ -38,10 +38,16 @@ export function ordinalsIn(text: string, count: number): number[] {
     /(\d{1,2}|[一二三四五六七八九十]|ひとつ|ふたつ|みっつ|よっつ|いつつ)\s*(?:番目|つ目|つめ|個目|件目|番|位)/g;
   for (const m of text.matchAll(re)) {
     const token = m[1] ?? "";
+    // 「一番」 is "the most" (一番安い, 一番おすすめ), not "number one".
+    if (token === "一" && m[0].endsWith("番")) continue;
     const n = /^\d+$/.test(token) ? Number(token) : (KANJI_NUM[token] ?? KANA_NUM[token] ?? 0);
     if (n > 0) out.push(n);
   }
-  if (/最初|一番上|トップ|先頭/.test(text)) out.push(1);
+  // 「トップ3」「上位3件」 are the first three.
+  const top = /(?:トップ|上位)\s*([0-9]{1,2})/.exec(text.normalize("NFKC"));
+  if (top?.[1]) for (let n = 1; n <= Math.min(Number(top[1]), 10); n++) out.push(n);
+  // 「最初に申請すべき」 is about order, not the list.
+  if (/最初の|一番上|トップ(?![0-9０-９])|先頭/.test(text)) out.push(1);
   if (/最後|一番下/.test(text) && count > 0) out.push(count);
   return [...new Set(out)].filter((n) => n <= count);
 }
@@ -90,7 +96,12 @@ export function resolveFollowUp(
   const last = lastUseful(history);
   const shown = last?.subsidies ?? [];
   const wanted = ordinalsIn(question, Number.MAX_SAFE_INTEGER).filter((n) => n !== Number.MAX_SAFE_INTEGER);
-  if (wanted.length > 0 && !hasOwnTopic) {
+  // "2番目", "3つ目" point into a list even in a sentence with other words; "最初", "トップ" only alone.
+  const explicit = /(\d|[一二三四五六七八九十])\s*(番目|つ目|つめ|個目|件目)|(トップ|上位)\s*\d/.test(
+    question,
+  );
+  const referential = explicit || !hasOwnTopic;
+  if (wanted.length > 0 && referential) {
     // "2番目" means the newest list long enough to have a 2nd entry: after "それの補助率は？" (one subsidy
     // shown) it still points into the list before it.
     const list = listWith(history, Math.max(...wanted)) ?? shown;
@@ -102,7 +113,7 @@ export function resolveFollowUp(
       : { kind: "detail", ids: [], why: "参照先なし" };
   }
   if (!last) return null;
-  const positions = ordinalsIn(question, shown.length);
+  const positions = referential ? ordinalsIn(question, shown.length) : [];
   if (positions.length > 0) {
     const picked = positions.map((p) => shown[p - 1]?.id).filter((x): x is string => Boolean(x));
     return { kind: "detail", ids: picked, why: `${positions.join("・")}番目` };
@@ -118,7 +129,11 @@ export function resolveFollowUp(
   }
   // "大阪府なら？", "従業員50人だと？": no topic of its own, but new conditions for the last search.
   if (last.conditions && !hasOwnTopic && (hasNewFilters || MORE.test(question.trim()))) {
-    return { kind: "refine", base: last.conditions };
+    // "他には？": the same search, without what was already shown.
+    const exclude = MORE.test(question.trim()) && !hasNewFilters ? shown.map((x) => x.id) : undefined;
+    return exclude
+      ? { kind: "refine", base: last.conditions, exclude }
+      : { kind: "refine", base: last.conditions };
   }
   return null;
 }

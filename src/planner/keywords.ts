@@ -18,6 +18,8 @@ export const STOP_WORDS = new Set([
   // Attributes asked about ("それの補助率は？"), not topics to search for.
   "含め", "締切", "締め切り", "期限", "補助率", "助成率", "上限", "上限額", "金額", "要件", "条件", "書類",
   "必要書類", "対象者", "対象経費", "申請方法", "概要", "比較",
+  // References and rankings ("最初のやつ", "一番おすすめ", "トップ3", "その他"), not topics either.
+  "最初", "最後", "一番", "トップ", "先頭", "やつ", "ほう", "その他", "ほか", "以外", "他", "すべき", "べき",
 ]); // biome-ignore format: a dense word list
 
 /** Endings that add nothing to a search word ("省エネ補助金" → "省エネ"). */

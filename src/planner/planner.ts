@@ -35,7 +35,8 @@ export interface PlanInput {
 
 /** What a follow-up refers to, so the agent can show the right records. */
 export type PlanFocus =
-  | { kind: "search" }
+  /** A search; `exclude` lists ids already shown, for "他には？". */
+  | { kind: "search"; exclude?: string[] }
   /** The user asked about specific subsidies (e.g. "2番目の詳細は？", an id, "それの補助率は？"). */
   | { kind: "detail"; ids: string[] }
   /** The user asked to re-sort the previous results ("締切が近い順にして"). */

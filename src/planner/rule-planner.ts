@@ -129,6 +129,7 @@ export function createRulePlanner(options: RulePlannerOptions = {}): Planner {
         if (f.employees) base.employees = f.employees;
         if (f.industry) base.industry = f.industry;
         if (f.sort) Object.assign(base, { sort: f.sort, order: f.order ?? "ASC" });
+        if (follow.exclude) focus = { kind: "search", exclude: follow.exclude };
       }
 
       const made = new Set(input.rounds.flatMap((r) => r.calls.map((c) => callKey(c.call))));

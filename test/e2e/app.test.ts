@@ -139,3 +139,29 @@ describe("the app when jGrants is unreachable", () => {
     }
   });
 });
+
+describe("the keyless app: more results", () => {
+  it("「他には？」 shows the next subsidies, not the same ones again", async () => {
+    const app2 = await startApp(loadConfig({ ...env, STORE_BACKEND: "memory" }), silentLogger);
+    try {
+      const ask = async (message: string) =>
+        readJson(
+          await fetch(`${app2.url}/chat`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ message, threadId: "more-1" }),
+          }),
+        );
+      const first = await ask("創業支援の補助金");
+      expect(first.totalCount).toBeGreaterThan(first.subsidies.length);
+      const more = await ask("他には？");
+      const firstIds = first.subsidies.map((s: { id: string }) => s.id);
+      const moreIds = more.subsidies.map((s: { id: string }) => s.id);
+      expect(moreIds.length).toBeGreaterThan(0);
+      expect(moreIds.filter((id: string) => firstIds.includes(id))).toEqual([]);
+      expect(more.notes).toContain("これまでに紹介したものを除いてお見せします。");
+    } finally {
+      await app2.stop();
+    }
+  });
+});

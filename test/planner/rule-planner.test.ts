@@ -274,6 +274,23 @@ describe("createRulePlanner: follow-ups", () => {
     ]);
   });
 
+  it.each([
+    ["省エネで一番使いやすい補助金は？", "省エネ"],
+    ["最初に申請すべき省エネの補助金は？", "省エネ"],
+  ])(
+    "reads 「一番」 and 「最初に」 in a new question as words, not positions: %s",
+    async (question, keyword) => {
+      const step = await plan(question, { history: [PREVIOUS] });
+      expect(step.focus).toEqual({ kind: "search" });
+      expect(step.calls[0]?.args.keyword).toBe(keyword);
+    },
+  );
+
+  it("reads 「トップ2」 as the first two of the list", async () => {
+    const step = await plan("トップ2を比べて", { history: [PREVIOUS] });
+    expect(step.focus).toEqual({ kind: "detail", ids: [SHOWN[0]!.id, SHOWN[1]!.id] });
+  });
+
   it("an ordinal points into the newest list long enough, even after a one-subsidy detail turn", async () => {
     const detailTurn = turn(PREVIOUS.conditions, [SHOWN[0]!]);
     const step = await plan("3番目の詳細は？", { history: [PREVIOUS, detailTurn] });
