@@ -14,6 +14,9 @@ import { createHttpApp, finishHttpApp, listen } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import type { PlatformAdapter } from "./types.ts";
 
+/** How long stop() lets HTTP answers in progress finish before aborting them. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 export interface RunningApp {
   core: Core;
   server: Server;
@@ -30,7 +33,9 @@ export async function startApp(
 ): Promise<RunningApp> {
   const core = await createCore(config, logger, overrides);
   const adapters: PlatformAdapter[] = [];
+  const shutdown = new AbortController();
   const app = createHttpApp({
+    shutdownSignal: shutdown.signal,
     agent: core.agent,
     tools: core.tools,
     store: core.store,
@@ -64,9 +69,14 @@ export async function startApp(
     async stop() {
       if (stopped) return;
       stopped = true;
+      // Stop taking requests, let answers in progress finish for a while, then cut the rest short.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
       await Promise.allSettled(adapters.map((a) => a.stop()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+      shutdown.abort(new Error("shutting down"));
       server.closeAllConnections();
+      await closed;
       await core.close();
     },
   };

@@ -213,7 +213,10 @@ export function createAgent(deps: AgentDeps): Agent {
           ? listed.length
           : keep
             ? collected.all().filter(keep).length
-            : Math.max(0, collected.totalCount - (focus.kind === "search" ? (focus.exclude?.length ?? 0) : 0)),
+            : Math.max(
+                0,
+                collected.totalCount - (focus.kind === "search" ? (focus.exclude?.length ?? 0) : 0),
+              ),
       conditions,
       focus,
       history,
@@ -252,7 +255,8 @@ export function createAgent(deps: AgentDeps): Agent {
       messageIds: turn.messageId ? [turn.messageId] : undefined,
       at: clock().toISOString(),
     };
-    if (!storeDown) {
+    // A turn the user abandoned (or that shutdown cut short) is not remembered.
+    if (!storeDown && !options.signal?.aborted) {
       try {
         await deps.store.append(turn.threadKey, record);
       } catch (error) {

@@ -14,6 +14,17 @@ export interface ChatRoutesOptions {
   agentName?: string;
   /** Public host names (besides loopback) the browser-facing routes answer to. */
   allowedHosts?: string[];
+  /** Aborted when the server shuts down. */
+  shutdownSignal?: AbortSignal;
+}
+
+/** A signal that fires when the client goes away or the server shuts down. */
+function turnSignal(res: import("express").Response, shutdown?: AbortSignal): AbortSignal {
+  const gone = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) gone.abort(new Error("client disconnected"));
+  });
+  return shutdown ? AbortSignal.any([gone.signal, shutdown]) : gone.signal;
 }
 
 /** The seed-compatible JSON shape of a reply. */
@@ -52,12 +63,10 @@ export function mountChatRoutes(app: Application, options: ChatRoutesOptions): v
   app.post("/chat", guard, auth, requireJson, json, async (req, res, next) => {
     try {
       const { message, threadId } = parseChatRequest(req.body);
-      const reply = await options.agent.handle({
-        threadKey: `web:${threadId}`,
-        platform: "http",
-        userId: "http",
-        text: message,
-      });
+      const reply = await options.agent.handle(
+        { threadKey: `web:${threadId}`, platform: "http", userId: "http", text: message },
+        { signal: turnSignal(res, options.shutdownSignal) },
+      );
       res.json(chatResponse(reply, threadId, agentName));
     } catch (error) {
       next(error);
@@ -82,14 +91,13 @@ export function mountChatRoutes(app: Application, options: ChatRoutesOptions): v
     const send = (event: string, data: unknown) => {
       if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
-    const abort = new AbortController();
-    res.on("close", () => abort.abort());
+    const signal = turnSignal(res, options.shutdownSignal);
     const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
     try {
       const reply = await options.agent.handle(
         { threadKey: `web:${threadId}`, platform: "web", userId: "web", text: message },
         {
-          signal: abort.signal,
+          signal,
           onProgress: (event: ProgressEvent) => {
             const text = progressText(event);
             send("progress", text ? { ...event, text } : event);

@@ -18,6 +18,8 @@ export interface HttpAppDeps {
   apiToken?: string;
   /** Public host names (besides loopback) of the browser-facing routes. */
   allowedHosts?: string[];
+  /** Aborted when the server shuts down: answers in progress stop. */
+  shutdownSignal?: AbortSignal;
   /** Describes the planner for /healthz, e.g. { mode: "offline", model: null }. */
   llm: { mode: string; model: string | null };
   /** Other components to report in /healthz (adapters). */
@@ -74,6 +76,7 @@ export function createHttpApp(deps: HttpAppDeps): Application {
     logger: deps.logger,
     apiToken: deps.apiToken,
     allowedHosts: deps.allowedHosts,
+    shutdownSignal: deps.shutdownSignal,
   });
   return app;
 }

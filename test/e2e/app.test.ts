@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { type RunningApp, startApp } from "../../src/main.ts";
+import type { ToolCall, ToolResult } from "../../src/types.ts";
+import { createMemoryStoreFake } from "../fakes/memory-store.ts";
+import { createSnapshotTools } from "../fakes/snapshot-tools.ts";
 import { type Json, readJson } from "../helpers/json.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sc-e2e-"));
@@ -164,4 +167,48 @@ describe("the keyless app: more results", () => {
       await app2.stop();
     }
   });
+});
+
+describe("the keyless app: shutdown", () => {
+  it("stop() ends a /chat answer that is stuck on a tool call, instead of waiting for it forever", async () => {
+    let started: () => void = () => undefined;
+    const stuck = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const base = createSnapshotTools();
+    const tools = {
+      ...base,
+      // A tool call that never finishes unless it is aborted.
+      callTool: (call: ToolCall, options: { signal?: AbortSignal } = {}): Promise<ToolResult> => {
+        started();
+        return new Promise((resolve) =>
+          options.signal?.addEventListener("abort", () =>
+            resolve({ call, isError: true, text: "aborted", error: "aborted", durationMs: 0 }),
+          ),
+        );
+      },
+    };
+    const store = createMemoryStoreFake();
+    const stopping = await startApp(loadConfig({ ...env, STORE_BACKEND: "memory" }), silentLogger, {
+      tools,
+      store,
+    });
+    const pending = fetch(`${stopping.url}/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "創業支援の補助金", threadId: "stuck-1" }),
+    }).then(
+      async (res) => ({ status: res.status, body: await readJson(res) }),
+      () => null,
+    );
+    await stuck;
+    await stopping.stop();
+    const outcome = await pending;
+    if (outcome) {
+      expect(outcome.status).toBe(200);
+      expect(outcome.body.answer.length).toBeGreaterThan(0);
+    }
+    // The abandoned turn is not remembered.
+    expect(await store.load("web:stuck-1")).toEqual([]);
+  }, 20_000);
 });
