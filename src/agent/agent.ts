@@ -63,6 +63,9 @@ export interface Agent extends AgentLike {
 }
 
 const MAX_QUESTION_CHARS = 4000;
+const NOTHING_TO_SEARCH =
+  "ご質問から探す補助金を読み取れませんでした。地域・業種・やりたいこと（例: 設備投資、IT導入、創業）を添えてお尋ねください。" +
+  "申請方法などの一般的なご質問には、Jグランツ（https://www.jgrants-portal.go.jp/）の案内をご覧ください。";
 const FAILURE_TEXT =
   "申し訳ありません。回答の作成中に問題が起きました。少し時間をおいてもう一度お試しください。";
 
@@ -188,6 +191,11 @@ export function createAgent(deps: AgentDeps): Agent {
     });
 
     const { collected, focus, conditions } = loop;
+    if (loop.plan.length === 0 && !conditions && focus.kind === "search") {
+      // The planner found nothing to search for: say so and show what can be asked, not a random list.
+      emit({ type: "done" });
+      return helpReply(turn.threadKey, loop.planner.mode, loop.planner.model, NOTHING_TO_SEARCH);
+    }
     const pick = () => selectShown(collected, focus, conditions, limits.detailTopN, keep);
     // The answer may start from the hits; the detailed records (rates, summaries) follow when fetched.
     const detailed = loop.detailsPending.then(pick);

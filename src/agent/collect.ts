@@ -72,6 +72,7 @@ export function sortSubsidies(
   subsidies: Subsidy[],
   sort: SearchConditions["sort"] = "acceptance_end_datetime",
   order: SearchConditions["order"] = "ASC",
+  relevance: (s: Subsidy) => number = () => 0,
 ): Subsidy[] {
   const keyOf = (s: Subsidy): string | undefined =>
     sort === "acceptance_start_datetime" ? s.start?.iso : sort === "created_date" ? undefined : s.end?.iso;
@@ -81,6 +82,8 @@ export function sortSubsidies(
     .sort((a, b) => {
       const rank = STATUS_RANK[a.s.status] - STATUS_RANK[b.s.status];
       if (rank !== 0) return rank;
+      const relevant = relevance(b.s) - relevance(a.s);
+      if (relevant !== 0) return relevant;
       const ka = keyOf(a.s);
       const kb = keyOf(b.s);
       if (ka && kb && ka !== kb) return (ka < kb ? -1 : 1) * direction;
@@ -110,5 +113,17 @@ export function selectShown(
   }
   const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
   const order = focus.kind === "resort" ? focus.order : conditions?.order;
-  return sortSubsidies(collected.all().filter(keep), sort, order).slice(0, Math.max(n, 1));
+  // Unless the user asked for an order, what matches more of the searched words comes first.
+  const relevance = sort ? undefined : relevanceTo(conditions?.keywords ?? []);
+  return sortSubsidies(collected.all().filter(keep), sort, order, relevance).slice(0, Math.max(n, 1));
+}
+
+/** How well a subsidy matches the searched words: each word in the title counts 2, in the summary 1. */
+function relevanceTo(keywords: string[]): (s: Subsidy) => number {
+  const words = keywords.map((k) => k.normalize("NFKC").toLowerCase()).filter((k) => k.length >= 2);
+  return (s) => {
+    const title = s.title.normalize("NFKC").toLowerCase();
+    const summary = s.summary.normalize("NFKC").toLowerCase();
+    return words.reduce((score, w) => score + (title.includes(w) ? 2 : summary.includes(w) ? 1 : 0), 0);
+  };
 }

@@ -35,9 +35,14 @@ function fixedReply(threadKey: ThreadKey, kind: Reply["kind"], text: string, met
 }
 
 /** A short help with example questions, for an empty message. */
-export function helpReply(threadKey: ThreadKey, mode: ReplyMeta["mode"], model: string | null): Reply {
+export function helpReply(
+  threadKey: ThreadKey,
+  mode: ReplyMeta["mode"],
+  model: string | null,
+  lead = "補助金・助成金を日本語でお探しします。",
+): Reply {
   const text = [
-    "補助金・助成金を日本語でお探しします。たとえば次のように聞いてください。",
+    `${lead}たとえば次のように聞いてください。`,
     ...EXAMPLE_QUESTIONS.map((q) => `- ${q}`),
     "",
     "続けて「2番目の詳細は？」「大阪府なら？」のように聞き返せます。「履歴を消して」で会話を忘れます。",

@@ -88,6 +88,9 @@ const PURPOSES: Array<[RegExp, string]> = [
 const SOON =
   /(締め?切り?|〆切|期限)(が|の)?(近い|間近|迫)|もうすぐ締|締め?切り?(が)?近|締め?切り?順|期限順|急ぎ/;
 const THIS_MONTH = /今月(中|末)?(まで|締め?切り?|〆)|今月締/;
+/** Deadline windows (the ones deadlineWindow reads): 今月締切, 来月まで, 今週中, 30日以内. */
+const WINDOW =
+  /(今月|来月|今週)(中|末)?(まで|締め?切り?|〆)(の|が)?|(今月|来月|今週)締め?切り?|[0-9]{1,3}\s*日以内(に)?(締め?切り?|〆)?(の|が)?/;
 const NEWEST = /新しい順|新着|最新/;
 const INCLUDE_CLOSED = /(過去の|受付)?(終了(した|済み?)|締め?切り?済み?)(もの)?(も)?(含めて|含む)?/;
 
@@ -122,11 +125,11 @@ export function extractFilters(text: string): QuestionFilters {
   }
   const purpose = PURPOSES.find(([re]) => re.test(rest));
   if (purpose) out.purpose = purpose[1];
-  if (THIS_MONTH.test(rest) || SOON.test(rest)) {
+  if (WINDOW.test(rest) || SOON.test(rest)) {
     out.sort = "acceptance_end_datetime";
     out.order = "ASC";
     out.acceptance = "1";
-    rest = blank(blank(rest, new RegExp(THIS_MONTH.source, "g")), new RegExp(SOON.source, "g"));
+    rest = blank(blank(rest, new RegExp(WINDOW.source, "g")), new RegExp(SOON.source, "g"));
   } else if (NEWEST.test(rest)) {
     out.sort = "created_date";
     out.order = "DESC";

@@ -33,6 +33,8 @@ export function findJgrantsTools(tools: ToolInfo[]): JgrantsTools | null {
 }
 
 const FALLBACK_KEYWORD = "補助金";
+/** With conditions but no topic ("今月締切のもの"), search the common names of such programmes. */
+const FALLBACK_KEYWORDS = ["補助金", "助成金", "奨励金"];
 
 function step(
   calls: ToolCall[],
@@ -56,7 +58,7 @@ function searchOf(question: string): {
       ? own
       : filters.industryWords.length > 0
         ? filters.industryWords.slice(0, 1)
-        : [FALLBACK_KEYWORD];
+        : FALLBACK_KEYWORDS;
   const c: SearchConditions = { keywords, acceptance: filters.acceptance ?? "1" };
   if (filters.area) c.area = filters.area;
   if (filters.employees) c.employees = filters.employees;
@@ -105,6 +107,10 @@ export function createRulePlanner(options: RulePlannerOptions = {}): Planner {
       const follow = resolveFollowUp(question, input.history, own.hasOwnTopic, hasNewFilters);
       const lastConditions = sane([...input.history].reverse().find((h) => h.conditions)?.conditions);
 
+      // Nothing to search for: no topic, no conditions, not a follow-up ("こんにちは", "😀", "？").
+      if (!follow && !own.hasOwnTopic && !hasNewFilters && !f.purpose && f.industryWords.length === 0) {
+        return step([], null, { kind: "search" }, true);
+      }
       if (follow?.kind === "detail") {
         const focus: PlanFocus = { kind: "detail", ids: follow.ids.slice(0, topN) };
         if (input.rounds.length > 0 || !jg.detail) return step([], lastConditions, focus, true);

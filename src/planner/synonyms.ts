@@ -87,8 +87,14 @@ export function domainTermOf(word: string): DomainTerm | null {
   const w = word.toLowerCase();
   const exact = byWord.get(w);
   if (exact) return exact;
-  const inner = WORDS.find((k) => k.length >= 2 && w.includes(k));
+  const inner = WORDS.find((k) => k.length >= 2 && containsWord(w, k));
   return inner ? (byWord.get(inner) ?? null) : null;
+}
+
+/** Whether `word` contains `k`; a Latin `k` ("ev", "pr") only as a whole word, not inside "previous". */
+function containsWord(word: string, k: string): boolean {
+  if (!/^[a-z0-9]+$/.test(k)) return word.includes(k);
+  return new RegExp(`(?<![a-z0-9])${k}(?![a-z0-9])`).test(word);
 }
 
 /** Known domain words found in a text, in order of appearance (longest match wins at each place). */
@@ -100,7 +106,9 @@ export function domainWordsIn(text: string): string[] {
     let at = lower.indexOf(word);
     while (at >= 0) {
       const free = !taken.slice(at, at + word.length).some(Boolean);
-      if (free) {
+      const glued =
+        /^[a-z0-9]+$/.test(word) && /[a-z0-9]/.test((lower[at - 1] ?? "") + (lower[at + word.length] ?? ""));
+      if (free && !glued) {
         hits.push({ at, word: text.slice(at, at + word.length) });
         for (let i = at; i < at + word.length; i++) taken[i] = true;
       }

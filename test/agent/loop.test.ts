@@ -110,8 +110,8 @@ const cases: Case[] = [
     },
   },
   {
-    name: "a planner that is done at once → an answer with no calls",
-    steps: [{ calls: [], done: true }],
+    name: "a planner that is done at once with conditions → an answer with no calls",
+    steps: [{ calls: [], done: true, conditions: { keywords: ["量子"] } }],
     expect: {
       rounds: 1,
       toolCalls: 0,
@@ -153,6 +153,25 @@ describe("agent loop (scripted planner)", () => {
     );
     const direct = await setup([{ calls: [searchCall("事業承継")] }]).agent.handle(turn("質問"));
     expect(direct.notes.join()).not.toContain("広げて検索");
+  });
+
+  it("ranks what matches more of the searched words first, unless an order was asked for", async () => {
+    const conditions = { keywords: ["省エネ", "設備"], acceptance: "1" as const };
+    const { agent } = setup([{ calls: [searchCall("省エネ"), searchCall("設備")], conditions }]);
+    const reply = await agent.handle(turn("省エネ設備の補助金"));
+    const both = (t: string) => t.includes("省エネ") && t.includes("設備");
+    expect(both(reply.subsidies[0]!.title)).toBe(true);
+    const firstWithout = reply.subsidies.findIndex((s) => !both(s.title));
+    const lastWith = reply.subsidies.map((s) => both(s.title)).lastIndexOf(true);
+    if (firstWithout >= 0) expect(lastWith).toBeLessThan(firstWithout);
+  });
+
+  it("a planner that finds nothing to search for → a short help, not a random list", async () => {
+    const { agent } = setup([{ calls: [], done: true }]);
+    const reply = await agent.handle(turn("こんにちは"));
+    expect(reply.kind).toBe("help");
+    expect(reply.text).toContain("ご質問から探す補助金を読み取れませんでした");
+    expect(reply.subsidies).toEqual([]);
   });
 
   it("never repeats an identical call within a turn", async () => {

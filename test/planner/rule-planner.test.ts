@@ -248,9 +248,16 @@ describe("createRulePlanner: follow-ups", () => {
     expect(step.calls[0]?.args).toMatchObject({ keyword: "事業承継", target_area_search: "大阪府 / 全国" });
   });
 
-  it("a message with no topic and no conditions does not repeat the last search", async () => {
-    const step = await plan("ありがとう", { history: [PREVIOUS] });
-    expect(step.calls.map((c) => c.args)).toEqual([{ keyword: "補助金" }]);
+  it("a message with no topic and no conditions does not repeat the last search, and searches nothing", async () => {
+    for (const question of ["ありがとう", "😀", "？", "あ"]) {
+      const step = await plan(question, { history: [PREVIOUS] });
+      expect(step).toMatchObject({ calls: [], done: true, conditions: null, focus: { kind: "search" } });
+    }
+  });
+
+  it("conditions without a topic search the usual names of such programmes", async () => {
+    const step = await plan("今月締切のものを教えて");
+    expect(step.calls.map((c) => c.args.keyword)).toEqual(["補助金", "助成金", "奨励金"]);
   });
 
   it("締切が近い順にして → the same search re-sorted", async () => {

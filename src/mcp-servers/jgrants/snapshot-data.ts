@@ -35,7 +35,8 @@ export function loadSnapshot(path: string = SNAPSHOT_PATH): Snapshot {
   const records = raw.records.map((record) => {
     const detail = typeof record._detail_text === "string" ? record._detail_text : (record.detail ?? "");
     const parts = [record.title, record.subsidy_catch_phrase, detail].filter((p) => typeof p === "string");
-    return { record, text: foldText(parts.join("\n")) };
+    // Links in the detail are not text a keyword should match ("it" in ".../shimeiteishi.html").
+    return { record, text: foldText(parts.join("\n")).replace(/https?:\/\/\S+/g, " ") };
   });
   const snapshot: Snapshot = {
     asOf: typeof raw.as_of === "string" ? raw.as_of : "unknown",

@@ -26,7 +26,19 @@ function matchesFilter(recordValue: unknown, filter: string | undefined): boolea
 /** Every whitespace-separated keyword term must occur in the title, catch phrase or detail text. */
 function matchesKeyword(text: string, keyword: string): boolean {
   const terms = foldText(keyword).split(/\s+/).filter(Boolean);
-  return terms.every((term) => text.includes(term));
+  return terms.every((term) => (LATIN_WORD.test(term) ? latinWord(term).test(text) : text.includes(term)));
+}
+
+/** A term of Latin letters and digits only ("it", "ev", "iot"), matched as a whole word, not inside others. */
+const LATIN_WORD = /^[a-z0-9]+$/;
+const latinWordCache = new Map<string, RegExp>();
+function latinWord(term: string): RegExp {
+  let re = latinWordCache.get(term);
+  if (!re) {
+    re = new RegExp(`(?<![a-z0-9])${term}(?![a-z0-9])`);
+    latinWordCache.set(term, re);
+  }
+  return re;
 }
 
 /** The sort key: created_date is not in the snapshot, so the S-number (issued in creation order) stands in. */
