@@ -44,8 +44,10 @@ async function ask(argv: string[]): Promise<number> {
       );
     else {
       process.stdout.write(`${toTerminalText(reply.text)}\n`);
-      if (!args.thread)
+      // A memory store forgets everything when the command ends: no thread to continue then.
+      if (!args.thread && config.store.backend !== "memory") {
         process.stderr.write(`\n（続けて質問するには --thread ${threadId} を付けてください）\n`);
+      }
     }
     return reply.kind === "error" ? 1 : 0;
   } finally {

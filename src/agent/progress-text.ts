@@ -14,7 +14,7 @@ export function progressText(event: ProgressEvent): string | null {
       return words ? `🔍${words}で検索中${where}` : STARTING_TEXT;
     }
     case "found":
-      if (event.count === 0) return "🔎 該当がありませんでした。条件を変えて探しています…";
+      if (event.count === 0) return "🔎 該当がありませんでした。";
       return event.shown > 0 && event.shown < event.count
         ? `📋 ${event.count}件見つかりました。上位${event.shown}件の詳細を確認中…`
         : `📋 ${event.count}件見つかりました。詳細を確認中…`;

@@ -157,8 +157,8 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     }
 
     if (searches.length > 0) {
-      const shown = Math.min(collected.size, limits.detailTopN || collected.size);
-      emit({ type: "found", count: collected.totalCount, shown });
+      const count = input.keep ? collected.all().filter(input.keep).length : collected.totalCount;
+      emit({ type: "found", count, shown: Math.min(count, limits.detailTopN || count) });
     }
     if (focus.kind === "detail") {
       if (focus.ids.every((id) => collected.get(id)?.detailed) || step.done) break;

@@ -57,7 +57,7 @@ const RESORT = /(順|並べ替え|並び替え|ソート)/;
 const SOON_ORDER = /(締め?切り?|〆切|期限|締切日)(が|の)?(近い|早い)?順|締め?切り?(が)?近い順/;
 const NEWEST_ORDER = /新しい順|新着順|最新順/;
 /** "他には？", "もっと見せて": the same search again. */
-const MORE = /^(他|ほか|もっと|さらに|別の)/;
+const MORE = /^(他|ほか|もっと|さらに|別の|続き|つづき|次の)/;
 
 /** The last turn with subsidies or conditions, newest first. */
 function lastUseful(history: HistoryTurn[]): HistoryTurn | null {
@@ -104,7 +104,8 @@ export function resolveFollowUp(
   if (wanted.length > 0 && referential) {
     // "2番目" means the newest list long enough to have a 2nd entry: after "それの補助率は？" (one subsidy
     // shown) it still points into the list before it.
-    const list = listWith(history, Math.max(...wanted)) ?? shown;
+    // A one-subsidy details answer is not a list: "1番目" after "2番目の詳細" still means the list before it.
+    const list = listWith(history, Math.max(2, ...wanted)) ?? listWith(history, Math.max(...wanted)) ?? shown;
     const positions = ordinalsIn(question, list.length);
     const picked = positions.map((p) => list[p - 1]?.id).filter((x): x is string => Boolean(x));
     // With nothing (or too little) shown before, it refers to nothing: say so rather than search.

@@ -302,6 +302,11 @@ describe("createRulePlanner: follow-ups", () => {
     const detailTurn = turn(PREVIOUS.conditions, [SHOWN[0]!]);
     const step = await plan("3番目の詳細は？", { history: [PREVIOUS, detailTurn] });
     expect(step.focus).toEqual({ kind: "detail", ids: [SHOWN[2]!.id] });
+    const afterSecond = turn(PREVIOUS.conditions, [SHOWN[1]!]);
+    const first = await plan("1番目の詳細は？", { history: [PREVIOUS, afterSecond] });
+    expect(first.focus).toEqual({ kind: "detail", ids: [SHOWN[0]!.id] });
+    const more = await plan("続きを見せて", { history: [PREVIOUS] });
+    expect(more.focus).toEqual({ kind: "search", exclude: SHOWN.map((x) => x.id) });
   });
 
   it("an ordinal past the list, or with no list yet, refers to nothing and searches nothing", async () => {

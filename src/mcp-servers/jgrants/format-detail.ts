@@ -4,6 +4,7 @@ import {
   ATTACHMENT_CATEGORIES,
   acceptanceStatus,
   base64Size,
+  dateOnlyFields,
   officialStatus,
   portalUrl,
   safeFileName,
@@ -91,6 +92,7 @@ export function formatDetail(record: JgrantsRecord, now: number, dataSource: Dat
     request_reception_presence: record.request_reception_presence ?? null,
     is_enable_multiple_request: record.is_enable_multiple_request ?? null,
     portal_url: portal,
+    ...dateOnlyFields(record),
     data_source: dataSource,
   };
 }

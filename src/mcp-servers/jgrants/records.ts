@@ -80,7 +80,26 @@ export function officialStatus(record: JgrantsRecord, now: number): "受付中" 
 export function toListItem(record: JgrantsRecord): Record<string, unknown> {
   const item: Record<string, unknown> = {};
   for (const field of LIST_FIELDS) item[field] = record[field] ?? null;
-  return item;
+  return { ...item, ...dateOnlyFields(record) };
+}
+
+const DATE_ONLY_SUFFIXES = ["utc", "jst", "unknown_tz"] as const;
+
+/**
+ * The snapshot's date-only acceptance fields (additive, underscore-named as in the data), for records whose
+ * full datetime no source kept: without them a known deadline would read as unknown.
+ */
+export function dateOnlyFields(record: JgrantsRecord): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const which of ["start", "end"] as const) {
+    if (record[`acceptance_${which}_datetime`]) continue;
+    for (const suffix of DATE_ONLY_SUFFIXES) {
+      const key = `_acceptance_${which}_date_${suffix}`;
+      const value = record[key];
+      if (typeof value === "string") out[key] = value;
+    }
+  }
+  return out;
 }
 
 /** The portal page of a subsidy, preferring the API's own URL. */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSnapshotSource } from "../../../src/mcp-servers/jgrants/snapshot-source.ts";
 import type { SearchParams } from "../../../src/mcp-servers/jgrants/types.ts";
+import { readDetailResult } from "../../../src/subsidies/index.ts";
 import { callJson, connectInMemory, jgrantsConfig } from "./helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "jgrants-snapshot-"));
@@ -237,5 +238,32 @@ describe("the bundled snapshot through a real MCP client", () => {
     });
     expect(file.error).toContain("スナップショット");
     await close();
+  });
+});
+
+describe("snapshot records known only by date", () => {
+  it("carry their date-only deadline in list and detail results, so the deadline is shown", async () => {
+    const { client, close } = await connectInMemory({});
+    try {
+      const id = "a0WJ200000CDYnuMAH"; // 多摩市…補助金: the sources kept only the deadline's date
+      const detail = (await callJson(client, "get_subsidy_detail", { subsidy_id: id })) as Record<
+        string,
+        unknown
+      >;
+      expect(detail.acceptance_end).toBeNull();
+      expect(detail._acceptance_end_date_utc).toBe("2027-03-31");
+      const subsidy = readDetailResult(detail, new Date("2026-08-22T03:00:00Z"));
+      expect(subsidy?.end?.jst.slice(0, 10)).toBe("2027/03/31");
+      const search = (await callJson(client, "search_subsidies", {
+        keyword: "ふるさと納税",
+        acceptance: 0,
+      })) as {
+        subsidies: Array<Record<string, unknown>>;
+      };
+      const item = search.subsidies.find((s) => s.id === id);
+      expect(item?._acceptance_end_date_utc).toBe("2027-03-31");
+    } finally {
+      await close();
+    }
   });
 });
