@@ -108,7 +108,11 @@ export function finishHttpApp(app: Application, logger: Logger): void {
 /** Listens and resolves with the server once bound (port 0 picks a free port). */
 export function listen(app: Application, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    const server = app.listen(port, host, (error?: Error) => {
+      server.off("error", reject);
+      if (error) reject(error);
+      else resolve(server);
+    });
     server.on("error", reject);
   });
 }

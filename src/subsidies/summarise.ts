@@ -36,7 +36,8 @@ export function summariseCall(call: ToolCall, result: ToolResult, now: Date): Ca
   if (search) {
     const shown = search.subsidies.slice(0, TITLES_SHOWN).map((s) => {
       const status = s.status === "受付中" ? "" : `${s.status}、`;
-      return `${s.id} ${clip(s.title, 32)}（${status}締切${s.end?.jst.slice(0, 10) ?? "不明"}）`;
+      // Titles are data too: no angle brackets that could close the prompt's data block.
+      return `${s.id} ${clip(s.title.replace(/[<>]/g, " "), 32)}（${status}締切${s.end?.jst.slice(0, 10) ?? "不明"}）`;
     });
     const more = search.totalCount > TITLES_SHOWN ? ` ほか${search.totalCount - TITLES_SHOWN}件` : "";
     const summary = search.totalCount === 0 ? "0件" : `${search.totalCount}件: ${shown.join(", ")}${more}`;
@@ -60,7 +61,10 @@ export function summariseCall(call: ToolCall, result: ToolResult, now: Date): Ca
     return {
       call,
       isError: false,
-      summary: clip(`詳細 ${detail.id} ${clip(detail.title, 60)}: ${facts.join("、")}`, SUMMARY_MAX_CHARS),
+      summary: clip(
+        `詳細 ${detail.id} ${clip(detail.title.replace(/[<>]/g, " "), 60)}: ${facts.join("、")}`,
+        SUMMARY_MAX_CHARS,
+      ),
       ids: [detail.id],
     };
   }

@@ -37,8 +37,14 @@ export async function callApi(
       if (param.in === "path") throw new ApiRequestError(`missing path parameter "${param.name}"`);
       continue;
     }
-    if (param.in === "path") url = url.replaceAll(`{${param.name}}`, encodeURIComponent(scalar(value)));
-    else if (param.in === "query") for (const v of [value].flat()) query.append(param.name, scalar(v));
+    if (param.in === "path") {
+      const segment = scalar(value);
+      // "." and ".." would move the call to another endpoint of the same API, with its credentials.
+      if (segment === "" || segment === "." || segment === "..") {
+        throw new ApiRequestError(`path parameter "${param.name}" must not be empty, "." or ".."`);
+      }
+      url = url.replaceAll(`{${param.name}}`, encodeURIComponent(segment));
+    } else if (param.in === "query") for (const v of [value].flat()) query.append(param.name, scalar(v));
     else if (param.in === "header") headers.set(param.name, scalar(value));
     else bodyFields[param.name] = value;
   }

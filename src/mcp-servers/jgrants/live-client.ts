@@ -39,6 +39,7 @@ export class LiveClient {
     const url = new URL(`${this.options.baseUrl.replace(/\/+$/, "")}/v1/public${path}`);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     const delays = this.options.retryDelaysMs;
+    const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.once(url);
       const retryable =
@@ -49,6 +50,8 @@ export class LiveClient {
         outcome.retryAfterMs === undefined
           ? delay
           : Math.min(outcome.retryAfterMs, this.options.maxRetryAfterMs);
+      // Retries stay within one timeout in all, so a caller (and auto's snapshot fallback) is not kept waiting.
+      if (performance.now() - started + wait >= this.options.timeoutMs) return outcome;
       this.options.logger?.warn(
         { path: url.pathname, status: outcome.status, attempt: attempt + 1, wait },
         "jgrants retry",

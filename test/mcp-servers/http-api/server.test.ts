@@ -283,6 +283,11 @@ describe("write tools are refused unless the server allows writing", () => {
     expect(api.requests.length).toBe(before);
     const read = await host.callTool({ server: "crm", tool: "get_customer", args: { id: "42" } });
     expect(read.isError).toBe(false);
+    const count = api.requests.length;
+    const escaped = await host.callTool({ server: "crm", tool: "get_customer", args: { id: ".." } });
+    expect(escaped.isError).toBe(true);
+    expect(escaped.error).toMatch(/must not be empty, "\." or "\.\."/);
+    expect(api.requests.length).toBe(count);
     const declared = toFunctionDeclarations(await host.listTools()).map((d) => d.name);
     expect(declared).toContain("crm__get_customer");
     expect(declared).not.toContain("crm__delete_customer");
