@@ -8,6 +8,7 @@ import { resolveFollowUp } from "./follow-up.ts";
 import { extractKeywords } from "./keywords.ts";
 import type { PlanFocus, PlanInput, Planner, PlanStep, RoundSummary } from "./planner.ts";
 import { callKey, conditionsFromCalls, ladderOf, MAX_KEYWORDS, searchArgs } from "./rule-ladder.ts";
+import { domainTermOf, domainWordsIn } from "./synonyms.ts";
 
 export interface RulePlannerOptions {
   /** At most this many subsidies are fetched for a detail follow-up (default 5). */
@@ -45,6 +46,19 @@ function step(
   return { calls, done: done || calls.length === 0, conditions, focus, llmCalls: 0, promptBytes: 0 };
 }
 
+/**
+ * The question's words plus the known topic inside a compound or behind a synonym ("省エネ設備" → 省エネ,
+ * "開業" → 創業), so a literal compound does not miss the subsidies of its topic. At most MAX_KEYWORDS.
+ */
+function withCoreTerms(own: string[]): string[] {
+  const core = own.flatMap((k) => {
+    const inner = domainWordsIn(k).filter((w) => w !== k && w.length >= 2);
+    const term = domainTermOf(k)?.term;
+    return term && term !== k ? [...inner, term] : inner;
+  });
+  return [...new Set([...own, ...core])].slice(0, Math.max(MAX_KEYWORDS, own.length));
+}
+
 /** The question's own search: keywords, filters, and the purpose filter only when there is no keyword. */
 function searchOf(question: string): {
   conditions: SearchConditions;
@@ -53,12 +67,15 @@ function searchOf(question: string): {
 } {
   const filters = extractFilters(question);
   const own = extractKeywords(filters.rest, MAX_KEYWORDS);
+  // An industry is a filter; with no other topic, the usual programme names are the search words.
   const keywords =
     own.length > 0
-      ? own
-      : filters.industryWords.length > 0
-        ? filters.industryWords.slice(0, 1)
-        : FALLBACK_KEYWORDS;
+      ? withCoreTerms(own)
+      : filters.industry
+        ? FALLBACK_KEYWORDS
+        : filters.industryWords.length > 0
+          ? filters.industryWords.slice(0, 1)
+          : FALLBACK_KEYWORDS;
   const c: SearchConditions = { keywords, acceptance: filters.acceptance ?? "1" };
   if (filters.area) c.area = filters.area;
   if (filters.employees) c.employees = filters.employees;

@@ -46,7 +46,7 @@ describe("the ask CLI", () => {
   it("prints progress lines on stderr and the answer on stdout", async () => {
     const run = await ask("東京都でITツール導入の補助金");
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/🔍「[^」]+」で検索中（東京都）/);
+    expect(run.stderr).toMatch(/🔍(「[^」]+」)+で検索中（東京都）/);
     expect(run.stderr).toContain("✍️ 回答をまとめています…");
     expect(run.stderr).toMatch(/📋 \d+件見つかりました/);
     expect(run.stderr).toContain("--thread cli-");
