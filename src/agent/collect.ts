@@ -118,12 +118,18 @@ export function selectShown(
   return sortSubsidies(collected.all().filter(keep), sort, order, relevance).slice(0, Math.max(n, 1));
 }
 
-/** How well a subsidy matches the searched words: each word in the title counts 2, in the summary 1. */
+/**
+ * How well a subsidy matches the searched words: a word in the title counts 2, in the summary 1, and the
+ * question's own words (listed first) weigh more than the broader ones added after them.
+ */
 function relevanceTo(keywords: string[]): (s: Subsidy) => number {
   const words = keywords.map((k) => k.normalize("NFKC").toLowerCase()).filter((k) => k.length >= 2);
   return (s) => {
     const title = s.title.normalize("NFKC").toLowerCase();
     const summary = s.summary.normalize("NFKC").toLowerCase();
-    return words.reduce((score, w) => score + (title.includes(w) ? 2 : summary.includes(w) ? 1 : 0), 0);
+    return words.reduce(
+      (score, w, i) => score + (title.includes(w) ? 2 : summary.includes(w) ? 1 : 0) * (words.length - i),
+      0,
+    );
   };
 }

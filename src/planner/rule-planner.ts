@@ -67,12 +67,13 @@ function searchOf(question: string): {
 } {
   const filters = extractFilters(question);
   const own = extractKeywords(filters.rest, MAX_KEYWORDS);
-  // An industry is a filter; with no other topic, the usual programme names are the search words.
+  // An industry is a filter; with no other topic, its word (ranked first) and the usual programme names.
+  const industryFirst = [...filters.industryWords.slice(0, 1), ...FALLBACK_KEYWORDS].slice(0, MAX_KEYWORDS);
   const keywords =
     own.length > 0
       ? withCoreTerms(own)
       : filters.industry
-        ? FALLBACK_KEYWORDS
+        ? industryFirst
         : filters.industryWords.length > 0
           ? filters.industryWords.slice(0, 1)
           : FALLBACK_KEYWORDS;

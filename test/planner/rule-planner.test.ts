@@ -94,9 +94,9 @@ describe("createRulePlanner: first round", () => {
     const step = await plan("大阪で人を雇用したい");
     expect(step.calls[0]?.args).toMatchObject({ keyword: "雇用", target_area_search: "大阪府 / 全国" });
     const vague = await plan("飲食店で使える補助金は？");
-    // The industry is the filter; the search words are the usual programme names.
+    // The industry is the filter; the search words are its word (ranked first) and the usual programme names.
     expect(vague.calls.map((c) => c.args)).toEqual(
-      ["補助金", "助成金", "奨励金"].map((keyword) => ({ keyword, industry: "宿泊業、飲食サービス業" })),
+      ["飲食店", "補助金", "助成金"].map((keyword) => ({ keyword, industry: "宿泊業、飲食サービス業" })),
     );
     const none = await plan("今月締切の補助金を教えて");
     expect(none.calls[0]?.args).toMatchObject({
