@@ -1,19 +1,13 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { AnswerInput } from "../../src/answer/answerer.ts";
 import { createTemplateAnswerer, renderSubsidyFacts } from "../../src/answer/template-answerer.ts";
 import { areaText } from "../../src/answer/template-facts.ts";
 import { subsidyFromDetail } from "../../src/subsidies/index.ts";
 import type { DataSource, Subsidy } from "../../src/types.ts";
+import { SNAPSHOT_RECORDS } from "../fakes/snapshot-records.ts";
 
 type Rec = Record<string, unknown>;
-const records = (
-  JSON.parse(
-    readFileSync(new URL("../../src/mcp-servers/jgrants/data/subsidies.json", import.meta.url), "utf8"),
-  ) as {
-    records: Rec[];
-  }
-).records;
+const records: Rec[] = SNAPSHOT_RECORDS;
 const snapshot: DataSource = { mode: "snapshot", asOf: "2026-08-22" };
 const now = new Date("2026-07-06T00:00:00Z");
 const real = (id: string): Subsidy =>

@@ -3,19 +3,12 @@
  * keyword in titles, get_subsidy_detail returns a record. The real server is tested in its own suite;
  * here the loop is the unit under test, so the host answers in the real result shapes and counts calls.
  */
-import { readFileSync } from "node:fs";
 import { toListItem } from "../../src/mcp-servers/jgrants/records.ts";
 import type { JgrantsRecord } from "../../src/mcp-servers/jgrants/types.ts";
 import type { ToolCall, ToolHost, ToolInfo, ToolResult } from "../../src/types.ts";
+import { SNAPSHOT_AS_OF, SNAPSHOT_RECORDS } from "./snapshot-records.ts";
 
-type Rec = Record<string, unknown> & { id: string; title: string };
-
-const snapshot = JSON.parse(
-  readFileSync(new URL("../../src/mcp-servers/jgrants/data/subsidies.json", import.meta.url), "utf8"),
-) as { as_of: string; records: Rec[] };
-
-export const SNAPSHOT_AS_OF = snapshot.as_of;
-export const SNAPSHOT_RECORDS = snapshot.records;
+const snapshot = { as_of: SNAPSHOT_AS_OF, records: SNAPSHOT_RECORDS };
 
 export interface SnapshotToolsOptions {
   /** Return an error for these tools. */

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LIST_FIELDS } from "../../src/mcp-servers/jgrants/records.ts";
 import { createSnapshotSource } from "../../src/mcp-servers/jgrants/snapshot-source.ts";
@@ -10,15 +9,10 @@ import {
   subsidyFromListItem,
 } from "../../src/subsidies/index.ts";
 import type { DataSource } from "../../src/types.ts";
+import { SNAPSHOT_RECORDS } from "../fakes/snapshot-records.ts";
 
 type Rec = Record<string, unknown>;
-const records = (
-  JSON.parse(
-    readFileSync(new URL("../../src/mcp-servers/jgrants/data/subsidies.json", import.meta.url), "utf8"),
-  ) as {
-    records: Rec[];
-  }
-).records;
+const records: Rec[] = SNAPSHOT_RECORDS;
 const byId = (id: string): Rec => records.find((r) => r.id === id) as Rec;
 
 const listItem = (r: Rec): Rec => Object.fromEntries(LIST_FIELDS.map((f) => [f, r[f] ?? null]));

@@ -1,17 +1,11 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createSnapshotSource } from "../../src/mcp-servers/jgrants/snapshot-source.ts";
 import { SUMMARY_MAX_CHARS, summariseCall } from "../../src/subsidies/index.ts";
 import type { ToolCall, ToolResult } from "../../src/types.ts";
+import { SNAPSHOT_RECORDS } from "../fakes/snapshot-records.ts";
 
 type Rec = Record<string, unknown>;
-const records = (
-  JSON.parse(
-    readFileSync(new URL("../../src/mcp-servers/jgrants/data/subsidies.json", import.meta.url), "utf8"),
-  ) as {
-    records: Rec[];
-  }
-).records;
+const records: Rec[] = SNAPSHOT_RECORDS;
 
 const now = new Date("2026-07-01T00:00:00Z");
 const search: ToolCall = { server: "jgrants", tool: "search_subsidies", args: { keyword: "補助金" } };
