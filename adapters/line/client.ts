@@ -73,17 +73,36 @@ export interface LineApi {
   quota(): Promise<{ limit: number | null; used: number | null }>;
 }
 
+/** How long one Messaging API call may take before it counts as a network failure (the SDK sets none). */
+export const LINE_CALL_TIMEOUT_MS = 15_000;
+
 /** Creates the LineApi over the SDK client; `baseURL` points it at a proxy or a test server. */
-export function createLineApi(options: { channelAccessToken: string; baseURL?: string }): LineApi {
+export function createLineApi(options: {
+  channelAccessToken: string;
+  baseURL?: string;
+  timeoutMs?: number;
+}): LineApi {
   const client = new messagingApi.MessagingApiClient({
     channelAccessToken: options.channelAccessToken,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
   });
+  const timeoutMs = options.timeoutMs ?? LINE_CALL_TIMEOUT_MS;
   const call = async <T>(fn: () => Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    // A hung call must not hold the chat's queue: it fails as "network", which delivery already handles
+    // (a push is retried under the same retry key; a reply whose token is then spent counts as delivered).
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new LineApiError("network", null, `LINE API call timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
     try {
-      return await fn();
+      return await Promise.race([fn(), timeout]);
     } catch (error) {
       throw classify(error);
+    } finally {
+      clearTimeout(timer);
     }
   };
   return {
