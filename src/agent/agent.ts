@@ -178,15 +178,10 @@ export function createAgent(deps: AgentDeps): Agent {
       onToolResult: (r) => {
         // Deadlines are judged against the data's own clock (a snapshot's date), so the demo stays meaningful.
         now = dataClock(r, now, clock());
-        const summary = compactResult(r, now).summary;
-        toolEvent({
-          phase: "finished",
-          server: r.call.server,
-          tool: r.call.tool,
-          isError: r.isError,
-          summary,
-          durationMs: r.durationMs,
-        });
+      },
+      onToolSummary: (r, summary) => {
+        const { args: _args, ...finished } = compactResult(r, summary);
+        toolEvent({ phase: "finished", ...finished });
       },
     });
 
@@ -285,7 +280,7 @@ export function createAgent(deps: AgentDeps): Agent {
       totalCount: answerInput.totalCount,
       conditions,
       plan: loop.plan,
-      toolResults: loop.results.map((r) => compactResult(r, now)),
+      toolResults: loop.results.map((r) => compactResult(r, loop.summaries.get(r))),
       meta: {
         mode: loop.planner.mode,
         model: loop.planner.model,

@@ -31,7 +31,10 @@ export interface LoopInput {
   limits: AgentLimits;
   now: () => Date;
   emit: (event: ProgressEvent) => void;
-  onToolResult?: (result: ToolResult, round: number) => void;
+  /** Called as each call finishes, before it is read: lets the caller move its data clock. */
+  onToolResult?: (result: ToolResult) => void;
+  /** Called once a finished call is summarised (the summary planners and replies see). */
+  onToolSummary?: (result: ToolResult, summary: CallSummary) => void;
   onPlanned?: (entry: PlanEntry) => void;
   signal?: AbortSignal;
   /** Which hits may be shown (e.g. a deadline window); details are fetched only for those. */
@@ -51,6 +54,8 @@ export interface LoopOutput {
   degraded?: string;
   /** Why the loop stopped early, when a limit was hit. */
   limitHit?: "rounds" | "toolCalls";
+  /** The summary of every result (complete once detailsPending settles). */
+  summaries: Map<ToolResult, CallSummary>;
   /** Settles when the last round's detail fetches are done (results and plan are complete then). */
   detailsPending: Promise<void>;
   /** The first search, when it found nothing and broader searches found the hits (the answer says so). */
@@ -89,6 +94,8 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
   let detailsFetched = false;
   let detailsPending: Promise<void> = Promise.resolve();
   let broadenedFrom: LoopOutput["broadenedFrom"];
+  // Each result is read once: its summary serves the planner, the tool events and the reply.
+  const summaries = new Map<ToolResult, CallSummary>();
 
   const run = async (calls: ToolCall[], reasonRound: number): Promise<ToolResult[]> => {
     const room = limits.maxToolCalls - results.length;
@@ -105,14 +112,16 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
       concurrency: limits.concurrency,
       timeoutMs: limits.toolTimeoutMs,
       signal: input.signal,
-      onResult: (r) => input.onToolResult?.(r, reasonRound),
+      onResult: (r) => {
+        input.onToolResult?.(r);
+        collected.add(r, input.now());
+        const summary = summariseCall(r.call, r, input.now());
+        summaries.set(r, summary);
+        input.onToolSummary?.(r, summary);
+      },
     });
     results.push(...out);
-    const summaries: CallSummary[] = out.map((r) => {
-      collected.add(r, input.now());
-      return summariseCall(r.call, r, input.now());
-    });
-    rounds.push({ round: reasonRound, calls: summaries });
+    rounds.push({ round: reasonRound, calls: out.map((r) => summaries.get(r)!) });
     return out;
   };
 
@@ -202,6 +211,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     planner,
     degraded,
     limitHit,
+    summaries,
     detailsPending,
     broadenedFrom: collected.size > 0 ? broadenedFrom : undefined,
   };

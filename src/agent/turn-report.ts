@@ -1,16 +1,16 @@
 /** Small pure helpers that report on a turn: compact tool results, the data clock, and user notes. */
-import { summariseCall } from "../subsidies/index.ts";
+import type { CallSummary } from "../planner/planner.ts";
 import type { CompactToolResult, DataSource, ToolResult } from "../types.ts";
 import type { LoopOutput } from "./run-turn.ts";
 
 /** A tool result as replies carry it: the planner's compact summary, never raw HTML or base64. */
-export function compactResult(result: ToolResult, now: Date): CompactToolResult {
+export function compactResult(result: ToolResult, summary: CallSummary | undefined): CompactToolResult {
   return {
     server: result.call.server,
     tool: result.call.tool,
     args: result.call.args,
     isError: result.isError,
-    summary: summariseCall(result.call, result, now).summary,
+    summary: summary?.summary ?? "",
     durationMs: result.durationMs,
   };
 }
