@@ -1,13 +1,7 @@
 /** The bounds of one turn (from config.agent), so a question can never loop or fan out without end. */
-import type { Config } from "../config.ts";
+import { type Config, loadConfig } from "../config.ts";
 
 export type AgentLimits = Config["agent"];
 
-/** The defaults the seed used: 5 rounds, 20 tool calls, details of the top 5. */
-export const DEFAULT_LIMITS: AgentLimits = {
-  maxRounds: 5,
-  maxToolCalls: 20,
-  detailTopN: 5,
-  concurrency: 4,
-  toolTimeoutMs: 20_000,
-};
+/** The configuration's defaults (5 rounds, 20 tool calls, details of the top 5, as the seed had). */
+export const DEFAULT_LIMITS: AgentLimits = loadConfig({}).agent;
