@@ -4,6 +4,7 @@
  * questions as suggested prompts. The user's messages there arrive as ordinary DM messages (message.im, in
  * the assistant thread) and are answered like any DM, with the assistant status set while the agent works.
  */
+import { EXAMPLE_QUESTIONS } from "../../src/agent/replies.ts";
 import type { Logger } from "../../src/logger.ts";
 import type { ThreadStore } from "../../src/types.ts";
 import { accessDenied, type SlackConfig } from "./listeners.ts";
@@ -11,11 +12,11 @@ import { plainMessage } from "./render.ts";
 import type { SlackCalls } from "./web-api.ts";
 
 /** Example questions: the help reply, the assistant's suggested prompts and manifest.yml show the same. */
-export const SLACK_PROMPTS = [
-  { title: "IT導入の補助金", message: "東京都でIT導入に使える補助金は？" },
-  { title: "省エネ設備", message: "従業員20人の製造業が使える省エネ設備の補助金" },
-  { title: "創業支援", message: "締切が近い創業支援の補助金を教えて" },
-] as const;
+const PROMPT_TITLES = ["IT導入の補助金", "省エネ設備", "創業支援"];
+export const SLACK_PROMPTS = EXAMPLE_QUESTIONS.map((message, i) => ({
+  title: PROMPT_TITLES[i] ?? message.slice(0, 20),
+  message,
+}));
 
 /** The greeting posted in a new assistant thread. */
 export const ASSISTANT_GREETING =

@@ -5,44 +5,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { progressText, STARTING_TEXT } from "../../src/agent/progress-text.ts";
+import { helpReply } from "../../src/agent/replies.ts";
 import type { Logger } from "../../src/logger.ts";
 import type { AgentLike, Reply } from "../../src/types.ts";
-import { SLACK_PROMPTS } from "./assistant.ts";
 import type { SlackInbound } from "./parse.ts";
 import { createStatusUpdater, type StatusUpdater } from "./progress.ts";
 import { plainMessage, renderReply } from "./render.ts";
 import type { SlackCalls, SlackTarget } from "./web-api.ts";
 
-/** Questions shown by the help reply to an empty mention. */
-export const SLACK_EXAMPLES: string[] = SLACK_PROMPTS.map((prompt) => prompt.message);
-
-/** The help reply for an empty mention, rendered locally (no agent call). */
+/** The help reply for an empty mention, rendered locally (no agent call): the agent's own help. */
 export function slackHelpReply(threadKey: string): Reply {
-  return {
-    threadKey,
-    text: [
-      "補助金・助成金を日本語でお探しします。たとえば次のように聞いてください。",
-      ...SLACK_EXAMPLES.map((q) => `- ${q}`),
-      "",
-      "回答のあとは、このスレッドで続けて「2番目の詳細は？」「大阪府なら？」のように聞き返せます。「履歴を消して」で会話を忘れます。",
-    ].join("\n"),
-    subsidies: [],
-    totalCount: 0,
-    conditions: null,
-    plan: [],
-    toolResults: [],
-    meta: {
-      mode: "offline",
-      model: null,
-      rounds: 0,
-      llmCalls: 0,
-      toolCalls: 0,
-      promptBytes: 0,
-      durationMs: 0,
-    },
-    kind: "help",
-    notes: [],
-  };
+  return helpReply(threadKey, "offline", null);
 }
 
 /** The apology posted when answering fails; the reference id is also in the error log line. */

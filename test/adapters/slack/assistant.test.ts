@@ -70,7 +70,7 @@ describe("Slack assistant view", () => {
     const { threadTs, body } = threadStarted();
     await h.deliver(body);
     await h.idle();
-    const question = messageEvent(SLACK_PROMPTS[0].message, {
+    const question = messageEvent(SLACK_PROMPTS[0]!.message, {
       channel: "D0DM00001",
       channelType: "im",
       threadTs,
@@ -78,7 +78,7 @@ describe("Slack assistant view", () => {
     await h.deliver(envelope(question));
     await h.idle();
     expect(agent.turns.map((t) => [t.threadKey, t.text])).toEqual([
-      [`slack:${TEAM}:D0DM00001:${threadTs}`, SLACK_PROMPTS[0].message],
+      [`slack:${TEAM}:D0DM00001:${threadTs}`, SLACK_PROMPTS[0]!.message],
     ]);
     expect(h.fake.accepted("assistant.threads.setStatus")[0]?.params).toMatchObject({
       channel_id: "D0DM00001",
