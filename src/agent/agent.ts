@@ -16,7 +16,7 @@ import type {
   ToolHost,
   Turn,
 } from "../types.ts";
-import { selectShown } from "./collect.ts";
+import { SEARCH_TOOL, selectShown } from "./collect.ts";
 import { deadlineWindowNote, withinDeadlineWindow } from "./deadline-window.ts";
 import { type AgentLimits, DEFAULT_LIMITS } from "./limits.ts";
 import { clearedReply, errorReply, helpReply, isClearCommand } from "./replies.ts";
@@ -150,7 +150,7 @@ export function createAgent(deps: AgentDeps): Agent {
       logger.error({ err: error }, "tool list unavailable");
       return [];
     });
-    if (!tools.some((t) => t.name === "search_subsidies")) {
+    if (!tools.some((t) => t.name === SEARCH_TOOL)) {
       const message =
         "申し訳ありません。補助金データ（Jグランツ）に接続できませんでした。しばらくしてからもう一度お試しください。" +
         "Jグランツのサイト（https://www.jgrants-portal.go.jp/）で直接検索することもできます。";
