@@ -1,5 +1,7 @@
 /** POST /chat (the first seed's JSON API) and POST /chat/stream (Server-Sent Events). */
+
 import express, { type Application, type NextFunction, type Request, type Response } from "express";
+import { scopedSignal } from "../abort.ts";
 import type { Agent, ToolEvent } from "../agent/agent.ts";
 import { progressText } from "../agent/progress-text.ts";
 import type { Logger } from "../logger.ts";
@@ -18,13 +20,17 @@ export interface ChatRoutesOptions {
   shutdownSignal?: AbortSignal;
 }
 
-/** A signal that fires when the client goes away or the server shuts down. */
+/**
+ * A signal that fires when the client goes away or the server shuts down; released when the response
+ * closes, so the long-lived shutdown signal keeps nothing of a finished request.
+ */
 function turnSignal(res: import("express").Response, shutdown?: AbortSignal): AbortSignal {
-  const gone = new AbortController();
+  const scope = scopedSignal({ follow: [shutdown] });
   res.on("close", () => {
-    if (!res.writableFinished) gone.abort(new Error("client disconnected"));
+    if (res.writableFinished) scope.dispose();
+    else scope.abort(new Error("client disconnected"));
   });
-  return shutdown ? AbortSignal.any([gone.signal, shutdown]) : gone.signal;
+  return scope.signal;
 }
 
 /** The seed-compatible JSON shape of a reply. */

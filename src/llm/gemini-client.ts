@@ -5,6 +5,7 @@
  * of the prompt bytes and requests actually sent.
  */
 import { ApiError, type Content, type FunctionDeclaration, GoogleGenAI, type Part } from "@google/genai";
+import { scopedSignal } from "../abort.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
@@ -87,7 +88,7 @@ export function createGeminiClient(options: GeminiClientOptions): GeminiClient {
     for (;;) {
       attempts++;
       let streamed = false;
-      const attempt = attemptSignal(config.timeoutMs, signal);
+      const attempt = scopedSignal({ follow: [signal], timeoutMs: config.timeoutMs });
       try {
         const params = {
           model: config.model,
@@ -210,27 +211,6 @@ function classify(raw: unknown, timedOut: boolean, caller: AbortSignal | undefin
   return new GeminiError("GEMINI_BAD_RESPONSE", `Gemini response unreadable: ${message.slice(0, 300)}`, {
     cause: raw,
   });
-}
-
-/** A signal that aborts on the caller's abort or after timeoutMs (for this attempt only). */
-function attemptSignal(timeoutMs: number, caller: AbortSignal | undefined) {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`timeout after ${timeoutMs} ms`));
-  }, timeoutMs);
-  const onAbort = () => controller.abort(caller?.reason);
-  if (caller?.aborted) onAbort();
-  else caller?.addEventListener("abort", onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    timedOut: () => timedOut,
-    dispose: () => {
-      clearTimeout(timer);
-      caller?.removeEventListener("abort", onAbort);
-    },
-  };
 }
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -3,6 +3,7 @@
  * server and turns every failure of a call into an `isError` result the planner can read.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { scopedSignal } from "../abort.ts";
 import type { Config } from "../config.ts";
 import { describeError } from "../errors.ts";
 import { type Logger, silentLogger } from "../logger.ts";
@@ -150,8 +151,9 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       );
     }
     const timeoutMs = callOptions.timeoutMs ?? server.timeoutMs ?? config.callTimeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = callOptions.signal ? AbortSignal.any([callOptions.signal, deadline]) : deadline;
+    // One signal per call, released in `finally`: nothing the SDK hangs on it outlives the call.
+    const scope = scopedSignal({ follow: [callOptions.signal], timeoutMs });
+    const { signal } = scope;
     const label = `${serverName}/${toolName}`;
     try {
       let tools = await toolsOf(serverName, signal, true);
@@ -184,11 +186,13 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     } catch (error) {
       // The SDK reports an abort as a timeout error, so the caller's signal is checked first.
       if (callOptions.signal?.aborted) return errorResult(call, `${label} was aborted`, elapsed());
-      if (deadline.aborted || isTimeout(error)) {
+      if (scope.timedOut() || isTimeout(error)) {
         return errorResult(call, `${label} timed out after ${timeoutMs} ms`, elapsed());
       }
       if (isAbort(error)) return errorResult(call, `${label} was aborted`, elapsed());
       return errorResult(call, `${label} failed: ${describeError(error)}`, elapsed());
+    } finally {
+      scope.dispose();
     }
   }
 

@@ -6,6 +6,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import { scopedSignal } from "../../abort.ts";
 import { checkedAddress, ForbiddenAddressError, type Resolver } from "./address-guard.ts";
 
 export interface SafeFetchOptions {
@@ -28,14 +29,17 @@ export interface SafeResponse {
 
 /** Fetches `input` under the guard; throws ForbiddenAddressError for refused targets. */
 export async function safeFetch(input: string, options: SafeFetchOptions): Promise<SafeResponse> {
-  const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
-  const signal = AbortSignal.any(signals);
-  let url = parseUrl(input);
-  for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
-    const target = await checkedAddress(url, options.resolver, options.allowAddresses);
-    const response = await request(url, target, options.maxBytes, signal);
-    if (response.location === undefined) return response;
-    url = parseUrl(response.location, url);
+  const scope = scopedSignal({ follow: [options.signal], timeoutMs: options.timeoutMs });
+  try {
+    let url = parseUrl(input);
+    for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
+      const target = await checkedAddress(url, options.resolver, options.allowAddresses);
+      const response = await request(url, target, options.maxBytes, scope.signal);
+      if (response.location === undefined) return response;
+      url = parseUrl(response.location, url);
+    }
+  } finally {
+    scope.dispose();
   }
   throw new Error(`too many redirects (more than ${options.maxRedirects ?? 5})`);
 }

@@ -1,4 +1,5 @@
 /** Builds and sends one generated tool's HTTP request; only URLs under the tool's base URL are reached. */
+import { scopedSignal } from "../../abort.ts";
 import type { ApiTool } from "./describe.ts";
 
 export interface RequestOptions {
@@ -67,25 +68,29 @@ export async function callApi(
     }
   }
   if (!headers.has("accept")) headers.set("accept", "application/json, text/plain;q=0.9, */*;q=0.5");
-  const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
-  const response = await fetch(target, {
-    method: tool.method,
-    headers,
-    body,
-    redirect: "manual",
-    signal: AbortSignal.any(signals),
-  });
-  const { text, truncated } = await readCapped(response, options.maxResponseChars);
-  const contentType = response.headers.get("content-type") ?? "";
-  let json: unknown;
-  if (contentType.includes("json") && !truncated) {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
+  const scope = scopedSignal({ follow: [options.signal], timeoutMs: options.timeoutMs });
+  try {
+    const response = await fetch(target, {
+      method: tool.method,
+      headers,
+      body,
+      redirect: "manual",
+      signal: scope.signal,
+    });
+    const { text, truncated } = await readCapped(response, options.maxResponseChars);
+    const contentType = response.headers.get("content-type") ?? "";
+    let json: unknown;
+    if (contentType.includes("json") && !truncated) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
     }
+    return { status: response.status, contentType, text, truncated, json };
+  } finally {
+    scope.dispose();
   }
-  return { status: response.status, contentType, text, truncated, json };
 }
 
 function scalar(value: unknown): string {
