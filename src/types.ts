@@ -121,7 +121,21 @@ export interface Subsidy {
   source: DataSource;
   /** True when the detail record was fetched (rate, summary, purpose are then as complete as the API has). */
   detailed: boolean;
+  /** The city (市区町村) when the programme is a city's, e.g. "宗像市" (area then holds its prefecture). */
+  city?: string | null;
+  /** Ranked search: the words of the question this subsidy matched, e.g. ["電子カルテ"]. */
+  matchedTerms?: string[];
+  /** Ranked search: a short piece of its text around the match. */
+  snippet?: string;
+  /** Other rounds or courses of the same programme, grouped into this card (e.g. 第19次, 第20次). */
+  otherRounds?: Array<{ id: string; label: string }>;
 }
+
+/**
+ * How well a search answer fits: "good" (fitting subsidies shown), "weak" (nothing clearly fits; only the
+ * nearest ones are shown, labelled as such), "none" (nothing to show).
+ */
+export type MatchQuality = "good" | "weak" | "none";
 
 /** The search conditions of a turn, as a user would read them. */
 export interface SearchConditions {
@@ -177,6 +191,8 @@ export interface ReplyMeta {
   degraded?: string;
   /** True when the turn could not be saved to history. */
   historyNotSaved?: boolean;
+  /** How well a search answer fits (absent for help, cleared, error and details replies). */
+  match?: MatchQuality;
 }
 
 /** What the agent returns for one turn. */
@@ -196,6 +212,8 @@ export interface Reply {
   kind: "answer" | "help" | "cleared" | "error";
   /** Short notes for the user, e.g. that the data is a snapshot or history was not saved. */
   notes: string[];
+  /** What the user could ask instead when nothing clearly fits (quick replies / suggestion buttons). */
+  suggestions?: string[];
 }
 
 export interface HandleOptions {
