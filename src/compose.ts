@@ -31,6 +31,12 @@ export interface CoreOverrides {
   clock?: () => Date;
 }
 
+/** JGRANTS_NOW: a fixed clock for tests and demos. */
+function pinnedClock(iso: string): () => Date {
+  const at = new Date(iso);
+  return () => new Date(at);
+}
+
 /** Creates the core components; nothing connects until first use (MCP servers connect lazily). */
 export async function createCore(
   config: Config,
@@ -57,7 +63,7 @@ export async function createCore(
     store,
     limits: config.agent,
     logger,
-    clock: overrides.clock,
+    clock: overrides.clock ?? (config.jgrants.now ? pinnedClock(config.jgrants.now) : undefined),
   });
   return {
     agent,

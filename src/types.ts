@@ -140,6 +140,10 @@ export type MatchQuality = "good" | "weak" | "none";
 /** The search conditions of a turn, as a user would read them. */
 export interface SearchConditions {
   keywords: string[];
+  /** Ranked search: the need in the user's words (the question's content, not one or two keywords). */
+  query?: string;
+  /** A city, ward, town or village (ranked search), e.g. 宗像市. */
+  city?: string;
   area?: string;
   employees?: string;
   industry?: string;

@@ -16,12 +16,13 @@ import type {
   ToolHost,
   Turn,
 } from "../types.ts";
-import { SEARCH_TOOL, selectShown } from "./collect.ts";
+import { SEARCH_TOOL, selectShown, shownLimit } from "./collect.ts";
 import { deadlineWindowNote, withinDeadlineWindow } from "./deadline-window.ts";
 import { type AgentLimits, DEFAULT_LIMITS } from "./limits.ts";
 import { clearedReply, errorReply, helpReply, isClearCommand } from "./replies.ts";
 import { type LoopOutput, runLoop } from "./run-turn.ts";
-import { compactResult, dataClock, notesFor } from "./turn-report.ts";
+import { compactResult, notesFor } from "./turn-report.ts";
+import { searchFailed, suggestionsFor } from "./suggest.ts";
 
 export interface AgentDeps {
   planner: Planner;
@@ -75,7 +76,6 @@ export function createAgent(deps: AgentDeps): Agent {
   const logger = deps.logger ?? silentLogger;
   const clock = deps.clock ?? (() => new Date());
   const mode = deps.planner.mode;
-  let snapshotClock: Date | null = null;
   const model = deps.planner.model;
 
   async function handle(
@@ -158,8 +158,9 @@ export function createAgent(deps: AgentDeps): Agent {
       return errorReply(turn.threadKey, message, mode, model, Date.now() - started);
     }
 
-    // Start from the data clock of the previous turn (a snapshot's date), so planners reason in the data's time.
-    let now = snapshotClock ?? clock();
+    // Status, days left and "open now" are judged on the real date (or JGRANTS_NOW when pinned); a
+    // snapshot's date is only a label.
+    const now = clock();
     // "今月締切" and the like: only subsidies whose deadline falls in the window (judged on the data's clock).
     const keep = withinDeadlineWindow(turn.text, () => now);
     const loop: LoopOutput = await runLoop({
@@ -175,10 +176,6 @@ export function createAgent(deps: AgentDeps): Agent {
       emit,
       signal: options.signal,
       onPlanned: (e) => toolEvent({ phase: "planned", ...e }),
-      onToolResult: (r) => {
-        // Deadlines are judged against the data's own clock (a snapshot's date), so the demo stays meaningful.
-        now = dataClock(r, now, clock());
-      },
       onToolSummary: (r, summary) => {
         const { args: _args, ...finished } = compactResult(r, summary);
         toolEvent({ phase: "finished", ...finished });
@@ -186,12 +183,20 @@ export function createAgent(deps: AgentDeps): Agent {
     });
 
     const { collected, focus, conditions } = loop;
+    if (focus.kind !== "detail" && searchFailed(loop)) {
+      // A failed search is not "no results": say what happened, and do not remember it as a zero-hit turn.
+      const message =
+        "申し訳ありません。補助金データの検索に失敗しました（Jグランツまたは検索サーバーに接続できませんでした）。" +
+        "少し時間をおいてもう一度お試しください。Jグランツのサイト（https://www.jgrants-portal.go.jp/）で直接探すこともできます。";
+      emit({ type: "error", message });
+      return errorReply(turn.threadKey, message, mode, model, Date.now() - started);
+    }
     if (loop.plan.length === 0 && !conditions && focus.kind === "search") {
       // The planner found nothing to search for: say so and show what can be asked, not a random list.
       emit({ type: "done" });
       return helpReply(turn.threadKey, loop.planner.mode, loop.planner.model, NOTHING_TO_SEARCH);
     }
-    const pick = () => selectShown(collected, focus, conditions, limits.detailTopN, keep);
+    const pick = () => selectShown(collected, focus, conditions, shownLimit(collected, limits.detailTopN), keep);
     // The answer may start from the hits; the detailed records (rates, summaries) follow when fetched.
     const detailed = loop.detailsPending.then(pick);
     const listed = pick();
@@ -206,8 +211,13 @@ export function createAgent(deps: AgentDeps): Agent {
       );
     }
 
+    const match =
+      focus.kind === "detail" ? undefined : (collected.match ?? (listed.length > 0 ? "good" : "none"));
+    const suggestions = match && match !== "good" ? suggestionsFor(conditions) : [];
     emit({ type: "composing" });
     const answerInput = {
+      match,
+      suggestions,
       question: turn.text,
       subsidies: listed,
       detailed,
@@ -245,7 +255,6 @@ export function createAgent(deps: AgentDeps): Agent {
     }
 
     const shown = await detailed;
-    snapshotClock = collected.source?.mode === "snapshot" ? now : null;
     // The answerer fell back to the template on its own: say so once (the planner's fallback has its note).
     if (composed.degraded && !loop.degraded && !notes.includes(TEMPLATE_FALLBACK_NOTE))
       notes.push(TEMPLATE_FALLBACK_NOTE);
@@ -291,9 +300,11 @@ export function createAgent(deps: AgentDeps): Agent {
         durationMs: Date.now() - started,
         ...(degraded ? { degraded } : {}),
         ...(historyNotSaved ? { historyNotSaved } : {}),
+        ...(match ? { match } : {}),
       },
       kind: "answer",
       notes: finalNotes,
+      ...(suggestions.length > 0 ? { suggestions } : {}),
     };
   }
 

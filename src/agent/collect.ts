@@ -2,10 +2,14 @@
 
 import type { PlanFocus } from "../planner/planner.ts";
 import { mergeSubsidy, readDetailResult, readSearchResult } from "../subsidies/index.ts";
-import type { DataSource, SearchConditions, Subsidy, ToolResult } from "../types.ts";
+import type { DataSource, MatchQuality, SearchConditions, Subsidy, ToolResult } from "../types.ts";
 
 export const SEARCH_TOOL = "search_subsidies";
+/** The ranked search (our server's additive tool): its hits arrive best first and carry the fit. */
+export const FIND_TOOL = "find_subsidies";
 export const DETAIL_TOOL = "get_subsidy_detail";
+/** Either search tool. */
+export const isSearchTool = (tool: string) => tool === SEARCH_TOOL || tool === FIND_TOOL;
 
 /** The running state of what a turn found. */
 export class Collected {
@@ -14,15 +18,26 @@ export class Collected {
   /** The largest total reported by one search (searches overlap, so they are not summed). */
   private maxTotal = 0;
   source: DataSource | null = null;
+  /** The fit the ranked search reported (the best over this turn's ranked searches), when one ran. */
+  match: MatchQuality | null = null;
+  /** Rank of each ranked hit (0 = best), so a ranked order survives merging with other results. */
+  private readonly rankOf = new Map<string, number>();
 
   /** Adds one tool result; returns how many hits it had (search) or 1 for a detail, 0 otherwise. */
   add(result: ToolResult, now: Date): number {
     if (result.isError || result.data === undefined) return 0;
-    if (result.call.tool === SEARCH_TOOL) {
+    if (isSearchTool(result.call.tool)) {
       const read = readSearchResult(result.data, now);
       if (!read) return 0;
       this.source = read.source ?? this.source;
       this.maxTotal = Math.max(this.maxTotal, read.totalCount);
+      if (result.call.tool === FIND_TOOL) {
+        const match = (result.data as { match?: unknown }).match;
+        if (match === "good" || match === "weak" || match === "none") this.noteMatch(match);
+        read.subsidies.forEach((s, i) => {
+          if (!this.rankOf.has(s.id)) this.rankOf.set(s.id, this.rankOf.size + i);
+        });
+      }
       for (const subsidy of read.subsidies) this.put(subsidy);
       return read.totalCount;
     }
@@ -44,6 +59,16 @@ export class Collected {
       return;
     }
     if (subsidy.detailed && !existing.detailed) this.byId.set(subsidy.id, mergeSubsidy(existing, subsidy));
+  }
+
+  private noteMatch(match: MatchQuality): void {
+    const order: MatchQuality[] = ["none", "weak", "good"];
+    if (!this.match || order.indexOf(match) > order.indexOf(this.match)) this.match = match;
+  }
+
+  /** The rank a ranked search gave a subsidy (0 = best), or undefined for literal hits. */
+  rank(id: string): number | undefined {
+    return this.rankOf.get(id);
   }
 
   /** Every subsidy found, in first-seen order. */
@@ -94,6 +119,14 @@ export function sortSubsidies(
     .map(({ s }) => s);
 }
 
+/** At most this many nearest subsidies are shown when nothing clearly fits (labelled as such). */
+export const WEAK_SHOWN = 3;
+
+/** How many subsidies a search answer shows: n, at most three nearest ones when the fit is weak. */
+export function shownLimit(collected: Collected, n: number): number {
+  return collected.match === "weak" ? Math.min(n, WEAK_SHOWN) : n;
+}
+
 /**
  * The subsidies a turn shows, in order: the ids a follow-up asked about, or the top `n` hits sorted as
  * asked and kept by `keep` (e.g. a "今月締切" deadline window). Details are fetched for exactly these.
@@ -113,8 +146,13 @@ export function selectShown(
   }
   const sort = focus.kind === "resort" ? focus.sort : conditions?.sort;
   const order = focus.kind === "resort" ? focus.order : conditions?.order;
-  // Unless the user asked for an order, what matches more of the searched words comes first.
-  const relevance = sort ? undefined : relevanceTo(conditions?.keywords ?? []);
+  // Unless the user asked for an order: a ranked search's order, else what matches more searched words.
+  const ranked = collected.all().some((s) => collected.rank(s.id) !== undefined);
+  const relevance = sort
+    ? undefined
+    : ranked
+      ? (s: Subsidy) => -(collected.rank(s.id) ?? Number.MAX_SAFE_INTEGER)
+      : relevanceTo(conditions?.keywords ?? []);
   return sortSubsidies(collected.all().filter(keep), sort, order, relevance).slice(0, Math.max(n, 1));
 }
 

@@ -17,7 +17,7 @@ import type {
   ToolInfo,
   ToolResult,
 } from "../types.ts";
-import { Collected, DETAIL_TOOL, SEARCH_TOOL, selectShown } from "./collect.ts";
+import { Collected, DETAIL_TOOL, isSearchTool, SEARCH_TOOL, selectShown, shownLimit } from "./collect.ts";
 import { callSignature, executeCalls } from "./execute.ts";
 import type { AgentLimits } from "./limits.ts";
 
@@ -64,12 +64,13 @@ export interface LoopOutput {
 
 function filtersOf(args: Record<string, unknown>): Partial<Omit<SearchConditions, "keywords">> {
   const pick = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
+  const count = typeof args.employees === "number" ? `${args.employees}名` : undefined;
   const filters = {
     // The planners add 全国 to a prefecture so nationwide subsidies are found; users asked for the prefecture.
-    area: pick("target_area_search")?.replace(/ \/ 全国$/, ""),
+    area: pick("city") ?? pick("area") ?? pick("target_area_search")?.replace(/ \/ 全国$/, ""),
     industry: pick("industry"),
     // Planners send the user's size bucket and every larger one; the first is what the user said.
-    employees: pick("target_number_of_employees")?.split(" / ")[0],
+    employees: count ?? pick("target_number_of_employees")?.split(" / ")[0],
     purpose: pick("use_purpose"),
   };
   return Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as typeof filters;
@@ -147,9 +148,13 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     const calls = step.calls.filter((c) => !seen.has(callSignature(c)));
     if (calls.length === 0) break;
 
-    const searches = calls.filter((c) => c.tool === SEARCH_TOOL);
+    const searches = calls.filter((c) => isSearchTool(c.tool));
+    const wordsOf = (list: ToolCall[]) =>
+      list.flatMap((c) =>
+        c.tool === SEARCH_TOOL ? [String(c.args.keyword ?? "")] : (step.conditions?.keywords ?? []),
+      );
     if (searches.length > 0) {
-      const keywords = searches.map((c) => String(c.args.keyword ?? "")).filter(Boolean);
+      const keywords = wordsOf(searches).filter(Boolean);
       if (round > 1 && collected.size === 0) {
         emit({ type: "retrying", why: "zero-hits", keywords });
       } else {
@@ -161,13 +166,14 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     await run(calls, round);
     if (limitHit) break;
     if (round === 1 && searches.length > 0 && collected.size === 0) {
-      const keywords = searches.map((c) => String(c.args.keyword ?? "")).filter(Boolean);
+      const keywords = wordsOf(searches).filter(Boolean);
       broadenedFrom = { keywords, area: filtersOf(searches[0]!.args).area };
     }
 
     if (searches.length > 0) {
       const count = input.keep ? collected.all().filter(input.keep).length : collected.totalCount;
-      emit({ type: "found", count, shown: Math.min(count, limits.detailTopN || count) });
+      const room = shownLimit(collected, limits.detailTopN || count);
+      emit({ type: "found", count, shown: Math.min(count, room) });
     }
     if (focus.kind === "detail") {
       if (focus.ids.every((id) => collected.get(id)?.detailed) || step.done) break;
@@ -180,7 +186,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     // Hits: fetch the top N details in parallel, without asking the LLM, then stop.
     if (!detailsFetched && limits.detailTopN > 0 && round < limits.maxRounds) {
       detailsFetched = true;
-      const top = selectShown(collected, focus, conditions, limits.detailTopN, input.keep)
+      const top = selectShown(collected, focus, conditions, shownLimit(collected, limits.detailTopN), input.keep)
         .filter((s) => !s.detailed)
         .map((s) => s.id);
       const detailCalls = top.map<ToolCall>((id) => ({

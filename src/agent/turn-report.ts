@@ -15,24 +15,6 @@ export function compactResult(result: ToolResult, summary: CallSummary | undefin
   };
 }
 
-/** The snapshot date from a result's data_source, if any. */
-function snapshotDate(result: ToolResult): string | undefined {
-  const data = result.data as { data_source?: { mode?: string; as_of?: string } } | undefined;
-  const source = data?.data_source;
-  return source?.mode === "snapshot" && typeof source.as_of === "string" ? source.as_of : undefined;
-}
-
-/**
- * The clock deadlines are judged against: a snapshot's own date (noon JST, so "today" is that day), or the
- * wall clock for live data.
- */
-export function dataClock(result: ToolResult, current: Date, wall: Date): Date {
-  const asOf = snapshotDate(result);
-  if (asOf && /^\d{4}-\d{2}-\d{2}$/.test(asOf)) return new Date(`${asOf}T12:00:00+09:00`);
-  const data = result.data as { data_source?: { mode?: string } } | undefined;
-  return data?.data_source?.mode === "live" ? wall : current;
-}
-
 /** Short notes for the user about how this turn was answered. */
 export function notesFor(loop: LoopOutput, source: DataSource | null): string[] {
   const notes: string[] = [];

@@ -5,7 +5,7 @@
  */
 
 import type { PlanFocus } from "../planner/planner.ts";
-import type { DataSource, HistoryTurn, SearchConditions, Subsidy } from "../types.ts";
+import type { DataSource, HistoryTurn, MatchQuality, SearchConditions, Subsidy } from "../types.ts";
 
 export interface AnswerInput {
   question: string;
@@ -26,6 +26,10 @@ export interface AnswerInput {
   /** Notes to include briefly, e.g. that Gemini was unavailable or that the search was broadened. */
   notes: string[];
   now: Date;
+  /** How well a search answer fits: "weak" = only the nearest ones are shown, "none" = nothing. */
+  match?: MatchQuality;
+  /** What the user could ask instead when nothing clearly fits. */
+  suggestions?: string[];
 }
 
 export interface AnswerOutput {

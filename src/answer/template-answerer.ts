@@ -2,7 +2,7 @@
  * The deterministic Japanese answerer: a summary line with the conditions and the data's date, one
  * facts block per subsidy, "他にN件", a tip for narrowing, notes and attribution. No LLM, no I/O.
  */
-import { neighboursOf } from "../planner/synonyms.ts";
+import { neighboursOf } from "../catalog/domain-terms.ts";
 import type { SearchConditions } from "../types.ts";
 import type { Answerer, AnswerInput, AnswerOutput } from "./answerer.ts";
 import {
@@ -38,15 +38,28 @@ function directAnswer(input: AnswerInput): string | null {
   return null;
 }
 
+/** What to ask instead, as one line (the adapters also offer them as buttons / quick replies). */
+function suggestionLine(input: AnswerInput): string | null {
+  const s = input.suggestions ?? [];
+  return s.length > 0 ? `💡 こんな聞き方もできます: ${s.map((x) => `「${x}」`).join("")}` : null;
+}
+
+/** The honest "nothing fits" answer: what was looked for, that nothing open clearly fits, what to try. */
 function zeroHitText(input: AnswerInput): string[] {
   const c = input.conditions;
   const ideas = [...new Set((c?.keywords ?? []).flatMap(neighboursOf))].slice(0, 3);
   const example = ideas.length > 0 ? ideas.map((w) => `「${w}」`).join("") : "「設備投資」「販路開拓」「DX」";
-  const hasFilters = Boolean(c?.area || c?.employees || c?.industry || c?.purpose);
-  return [
-    `${conditionsText(c) || "この条件"}に合う補助金は見つかりませんでした。`,
-    `別の言葉（例: ${example}）${hasFilters ? "や、地域・業種などの条件を外して" : "で"}もう一度お試しください。`,
+  const hasFilters = Boolean(c?.area || c?.city || c?.employees || c?.industry || c?.purpose);
+  const open = c?.acceptance === "0" ? "" : "受付中の";
+  const lines = [
+    `${conditionsText(c) || "この条件"}で探しましたが、ご質問にはっきり合う${open}補助金は見つかりませんでした。`,
   ];
+  const tip = suggestionLine(input);
+  lines.push(
+    tip ??
+      `別の言葉（例: ${example}）${hasFilters ? "や、地域・業種などの条件を広げて" : "で"}もう一度お試しください。`,
+  );
+  return lines;
 }
 
 /** The whole answer text for one turn. */
@@ -70,8 +83,18 @@ export function renderTemplateAnswer(input: AnswerInput): string {
     parts.push(
       `ご指定の補助金${ids ? `（ID: ${ids}）` : ""}の情報が見つかりませんでした。IDをご確認のうえ、もう一度お試しください。`,
     );
-  } else if (shown.length === 0) {
+  } else if (shown.length === 0 || input.match === "none") {
     parts.push(zeroHitText(input).join("\n"));
+  } else if (input.match === "weak") {
+    const cond = conditionsText(input.conditions);
+    const when = date ? `（${date}）` : "";
+    parts.push(
+      `${cond ? `${cond}で` : ""}探しましたが、ご質問にぴったり合う受付中の補助金は見つかりませんでした${when}。` +
+        `近いものを参考に${shown.length}件紹介します。対象になるかは各ページでご確認ください。`,
+    );
+    parts.push(...shown.map((s, i) => renderSubsidyFacts(s, i + 1)));
+    const tip = suggestionLine(input);
+    if (tip) parts.push(tip);
   } else {
     const cond = conditionsText(input.conditions);
     const order = input.focus.kind === "resort" ? "並べ替えて" : "";

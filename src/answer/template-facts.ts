@@ -78,7 +78,7 @@ export function conditionsText(c: SearchConditions | null): string {
   // An employee filter lists every bucket a firm qualifies for; its first one says the size.
   const size = c.employees?.split(" / ")[0];
   const employees = size && !size.startsWith("従業員") ? `従業員${size}` : size;
-  const filters = [c.area, employees, c.industry, c.purpose].filter(Boolean) as string[];
+  const filters = [c.city ?? c.area, employees, c.industry, c.purpose].filter(Boolean) as string[];
   const sortLabel = c.sort ? SORT_LABELS[c.sort] : undefined;
   if (sortLabel) filters.push(sortLabel);
   if (c.acceptance === "0") filters.push("受付終了を含む");

@@ -3,7 +3,7 @@
  * window. Words that only served as a filter are blanked out of the text returned for keyword extraction.
  */
 import type { SearchConditions } from "../types.ts";
-import { findArea } from "./filters-area.ts";
+import { findArea } from "../catalog/areas.ts";
 
 export interface QuestionFilters {
   area?: string;
@@ -95,6 +95,15 @@ const NEWEST = /新しい順|新着|最新/;
 const INCLUDE_CLOSED = /(過去の|受付)?(終了(した|済み?)|締め?切り?済み?)(もの)?(も)?(含めて|含む)?/;
 
 const blank = (text: string, re: RegExp): string => text.replace(re, (m) => "　".repeat(m.length));
+
+/** The head count a question states (「従業員8名」, 「個人事業主」 = 1), or undefined. */
+export function employeeCount(text: string): number | undefined {
+  for (const re of EMPLOYEE_PATTERNS) {
+    const m = re.exec(text);
+    if (m?.[1]) return Number(m[1]);
+  }
+  return SOLO.test(text) ? 1 : undefined;
+}
 
 /** Reads every filter kind from a question (NFKC-normalised by the caller). */
 export function extractFilters(text: string): QuestionFilters {

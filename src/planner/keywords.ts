@@ -2,7 +2,7 @@
  * Japanese keyword extraction without a dictionary download: Intl.Segmenter words, re-joined into
  * compounds (so "ITツール導入" stays one search word), stop words dropped, known domain words kept.
  */
-import { domainWordsIn } from "./synonyms.ts";
+import { domainWordsIn } from "../catalog/domain-terms.ts";
 
 // One segmenter for the process: building it per question would cost more than segmenting.
 const segmenter = new Intl.Segmenter("ja", { granularity: "word" });

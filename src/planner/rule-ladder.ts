@@ -5,7 +5,7 @@
  */
 import type { SearchConditions, ToolCall } from "../types.ts";
 import { shorterWordsOf } from "./keywords.ts";
-import { neighboursOf } from "./synonyms.ts";
+import { neighboursOf } from "../catalog/domain-terms.ts";
 
 export interface Rung {
   conditions: SearchConditions;

@@ -5,10 +5,11 @@
 import type { SearchConditions, ToolCall, ToolInfo } from "../types.ts";
 import { extractFilters } from "./filters.ts";
 import { resolveFollowUp } from "./follow-up.ts";
+import { FIND_TOOL, findCall, findConditions } from "./rule-find.ts";
 import { extractKeywords } from "./keywords.ts";
 import type { PlanFocus, PlanInput, Planner, PlanStep, RoundSummary } from "./planner.ts";
 import { callKey, conditionsFromCalls, ladderOf, MAX_KEYWORDS, searchArgs } from "./rule-ladder.ts";
-import { domainTermOf, domainWordsIn } from "./synonyms.ts";
+import { domainTermOf, domainWordsIn } from "../catalog/domain-terms.ts";
 
 export interface RulePlannerOptions {
   /** At most this many subsidies are fetched for a detail follow-up (default 5). */
@@ -18,6 +19,8 @@ export interface RulePlannerOptions {
 interface JgrantsTools {
   server: string;
   search: string;
+  /** The ranked tool, when the server has it (ours does; the official server does not). */
+  find: string | null;
   detail: string | null;
   detailArg: string;
 }
@@ -27,10 +30,17 @@ export function findJgrantsTools(tools: ToolInfo[]): JgrantsTools | null {
   const search = tools.find((t) => t.name === "search_subsidies");
   if (!search) return null;
   const detail = tools.find((t) => t.server === search.server && t.name === "get_subsidy_detail") ?? null;
+  const find = tools.find((t) => t.server === search.server && t.name === FIND_TOOL) ?? null;
   const props = detail?.inputSchema.properties;
   const names = props && typeof props === "object" ? Object.keys(props) : [];
   const detailArg = names.includes("subsidy_id") ? "subsidy_id" : names.includes("id") ? "id" : "subsidy_id";
-  return { server: search.server, search: search.name, detail: detail?.name ?? null, detailArg };
+  return {
+    server: search.server,
+    search: search.name,
+    find: find?.name ?? null,
+    detail: detail?.name ?? null,
+    detailArg,
+  };
 }
 
 const FALLBACK_KEYWORD = "補助金";
@@ -109,6 +119,43 @@ function searchHits(rounds: RoundSummary[]): { round: RoundSummary; calls: ToolC
   return null;
 }
 
+/**
+ * The ranked path: one find_subsidies call per turn. A refinement keeps the thread's need and replaces
+ * the conditions the user named (「大阪府なら？」 switches the area; a city gives way to a new prefecture).
+ */
+function planRanked(
+  input: PlanInput,
+  server: string,
+  follow: ReturnType<typeof resolveFollowUp>,
+  last: SearchConditions | null,
+  f: ReturnType<typeof extractFilters>,
+  topN: number,
+): PlanStep {
+  const question = input.question.normalize("NFKC");
+  const fresh = findConditions(question, f);
+  let base = fresh;
+  let focus: PlanFocus = { kind: "search" };
+  if (follow?.kind === "resort") {
+    base = { ...(last ?? fresh), sort: follow.sort, order: follow.order };
+    focus = { kind: "resort", sort: follow.sort, order: follow.order };
+  } else if (follow?.kind === "refine") {
+    const prior = sane(follow.base) ?? fresh;
+    base = { ...prior, acceptance: f.acceptance ?? prior.acceptance ?? "1" };
+    if (fresh.area) {
+      base.area = fresh.area;
+      if (fresh.city) base.city = fresh.city;
+      else delete base.city;
+    }
+    if (fresh.employees) base.employees = fresh.employees;
+    if (fresh.industry) base.industry = fresh.industry;
+    if (fresh.sort) Object.assign(base, { sort: fresh.sort, order: fresh.order });
+    if (follow.exclude) focus = { kind: "search", exclude: follow.exclude };
+  }
+  if (input.rounds.length > 0) return step([], base, focus, true);
+  const limit = Math.max(10, topN * 2 + (focus.kind === "search" ? (focus.exclude?.length ?? 0) : 0));
+  return step([findCall(server, base, question, input.now, limit)], base, focus);
+}
+
 /** Creates the offline rule planner (mode "offline", model null; never calls an LLM). */
 export function createRulePlanner(options: RulePlannerOptions = {}): Planner {
   const topN = Math.max(1, options.detailTopN ?? 5);
@@ -140,6 +187,8 @@ export function createRulePlanner(options: RulePlannerOptions = {}): Planner {
         }));
         return step(calls, lastConditions, focus);
       }
+
+      if (jg.find) return planRanked(input, jg.server, follow, lastConditions, f, topN);
 
       let base = own.conditions;
       let focus: PlanFocus = { kind: "search" };

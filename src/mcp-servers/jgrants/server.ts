@@ -7,12 +7,16 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../config.ts";
 import { describeError } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
+import { type Catalog, createCatalog } from "../../catalog/catalog.ts";
+import { snapshotRecordSource } from "../../catalog/record-source.ts";
+import { findSubsidies } from "./find-subsidies.ts";
 import { API_USAGE_AGREEMENT, SUBSIDY_SEARCH_GUIDE, USAGE_GUIDELINES } from "./prompts.ts";
 import { createJgrantsSource } from "./source.ts";
 import {
   DESCRIPTIONS,
   DETAIL_SCHEMA,
   FILE_SCHEMA,
+  FIND_SCHEMA,
   OVERVIEW_SCHEMA,
   PING_SCHEMA,
   SEARCH_SCHEMA,
@@ -28,7 +32,17 @@ export interface JgrantsMcpServerOptions {
   logger?: Logger;
   /** Shared data source; created from `config` when absent. */
   source?: JgrantsSource;
+  /** The catalog find_subsidies ranks (default: one shared catalog over the bundled snapshot). */
+  catalog?: Catalog;
   now?: () => Date;
+}
+
+let snapshotCatalog: Catalog | undefined;
+
+/** The catalog over the bundled snapshot, built once per process and shared by every session. */
+export function bundledCatalog(): Catalog {
+  snapshotCatalog ??= createCatalog(snapshotRecordSource());
+  return snapshotCatalog;
 }
 
 /** The official result form: the dict as JSON text plus structured content, errors included. */
@@ -77,6 +91,15 @@ export function createJgrantsMcpServer(options: JgrantsMcpServerOptions): McpSer
   tool("search_subsidies", SEARCH_SCHEMA, async (args) => {
     const checked = validateSearch(args);
     return "error" in checked ? { error: checked.error } : source.search(checked.ok);
+  });
+
+  // The clock of "open now": JGRANTS_NOW when pinned, otherwise the real date.
+  const pinned = options.config.now ? Date.parse(options.config.now) : undefined;
+  const clock = () => options.now?.().getTime() ?? pinned ?? Date.now();
+  tool("find_subsidies", FIND_SCHEMA, async (args) => {
+    const catalog = options.catalog ?? bundledCatalog();
+    const info = catalog.source.info();
+    return findSubsidies(catalog, args, clock(), { mode: info.origin, as_of: info.asOf });
   });
 
   tool("get_subsidy_detail", DETAIL_SCHEMA, async (args) => {

@@ -10,7 +10,7 @@ import type { DataSourceInfo, JgrantsSource, SearchParams } from "./types.ts";
 import { DEFAULT_SEARCH } from "./validate.ts";
 
 export interface SnapshotSourceOptions {
-  /** The clock; defaults to the start of the snapshot's `as_of` day in Japan. */
+  /** The clock; defaults to the real time. */
   now?: () => Date;
   /** Another snapshot file (tests). */
   path?: string;
@@ -19,8 +19,8 @@ export interface SnapshotSourceOptions {
 /** Creates the offline source over data/subsidies.json. */
 export function createSnapshotSource(options: SnapshotSourceOptions = {}): JgrantsSource {
   const snapshot = loadSnapshot(options.path ?? SNAPSHOT_PATH);
-  const asOfInstant = Date.parse(`${snapshot.asOf}T00:00:00+09:00`);
-  const now = (): number => (options.now ? options.now().getTime() : asOfInstant);
+  // The real date by default (JGRANTS_NOW pins it): the snapshot's own date is only a label.
+  const now = (): number => (options.now ? options.now().getTime() : Date.now());
   const dataSource: DataSourceInfo = { mode: "snapshot", as_of: snapshot.asOf };
   const notFound = (id: string) => ({ error: `補助金ID '${id}' が見つかりません` });
 

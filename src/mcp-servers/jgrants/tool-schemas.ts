@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { FILTER_ENUMS, ORDER_VALUES, SORT_VALUES } from "./enums.ts";
+import { FIND_DESCRIPTION, FIND_SCHEMA_PROPERTIES } from "./find-subsidies.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -80,6 +81,8 @@ export const SEARCH_SCHEMA = advertised({
   required: ["keyword"],
 });
 
+export const FIND_SCHEMA = advertised({ properties: FIND_SCHEMA_PROPERTIES, required: ["query"] });
+
 export const DETAIL_SCHEMA = advertised({
   properties: { subsidy_id: { type: "string", description: '補助金ID（例: "a0WJ200000CDR9HMAX"）' } },
   required: ["subsidy_id"],
@@ -113,6 +116,7 @@ export const DESCRIPTIONS = {
 - use_purpose・industry・target_number_of_employees・target_area_search で絞り込めます。${MULTI}
 - 結果: total_count、subsidies（一覧項目の配列）、search_conditions、data_source（live か snapshot と、その日付）。
 - 出典: 情報を利用・公開するときは「Jグランツ（jGrants）からの出典」と明記してください。詳細は https://www.jgrants-portal.go.jp/subsidy/{id} で確認できます。`,
+  find_subsidies: FIND_DESCRIPTION,
   get_subsidy_detail: `補助金1件の詳細を取得します（GET /subsidies/id/{id} 相当）。
 - 結果: id, title, description（HTML）, description_text（プレーンテキスト）, subsidy_max_limit, subsidy_rate, acceptance_start / acceptance_end（UTC）, status, target（area, industry, employees, purpose）, portal_url, files（添付ファイルの名前とサイズのみ）, data_source など。
 - 添付ファイルの中身は get_file_content で取得します。出典（Jグランツ）を明記してください。`,

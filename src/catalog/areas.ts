@@ -131,6 +131,8 @@ const REGIONS: Record<string, string> = {
   四国: "四国地方",
   九州: "九州・沖縄地方",
   全国: "全国",
+  都内: "東京都",
+  道内: "北海道",
   日本全国: "全国",
   国内全域: "全国",
 };
@@ -146,6 +148,42 @@ const AREA_WORDS: Array<[string, string]> = (() => {
   for (const [k, v] of Object.entries(REGIONS)) pairs.push([k, v]);
   return pairs.sort((a, b) => b[0].length - a[0].length);
 })();
+
+/** The prefecture of a city written in a record or a question (京都市 → 京都府), when the table knows it. */
+export function prefectureOfCity(city: string): string | null {
+  const bare = city.replace(/[市区町村]$/, "");
+  return CITIES[city] ?? CITIES[bare] ?? null;
+}
+
+/** A city, ward, town or village named in a question (福岡市, 宗像市, 港区), or null. */
+export function findCity(text: string): string | null {
+  const m = /([\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}ヶ]{1,5}?[市区町村])(?:内|の|で|に|から|在|にある|、|。|\s|$)/u.exec(
+    PREFECTURES.reduce((t, p) => t.replaceAll(p, " "), text),
+  );
+  const city = m?.[1];
+  if (!city || /^(都|市|各|同|本|当|全|近隣|周辺|地|区|町|村|市区|市町)[市区町村]$|市場|都市|市町村/.test(city)) return null;
+  return city;
+}
+
+/**
+ * Plain area arguments → catalog filters: a city alone brings its prefecture when known; a prefecture
+ * written without 都/府/県 gets it back.
+ */
+export function areaFilter(area: string | undefined, city: string | undefined): { area?: string; city?: string } {
+  const out: { area?: string; city?: string } = {};
+  if (city) {
+    out.city = city.normalize("NFKC");
+    const pref = prefectureOfCity(out.city);
+    if (pref) out.area = pref;
+  }
+  if (area) {
+    const a = area.normalize("NFKC").trim();
+    const asCity = /[市区町村]$/.test(a) && !PREFECTURES.includes(a) ? a : null;
+    if (asCity && !out.city) return areaFilter(undefined, asCity);
+    out.area = PREFECTURES.includes(a) || a === "全国" ? a : (PREFECTURES.find((p) => p.slice(0, -1) === a) ?? a);
+  }
+  return out;
+}
 
 /** The first area named in the text, and the text with place names blanked out. */
 export function findArea(text: string): { area: string | null; rest: string } {

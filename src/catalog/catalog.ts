@@ -1,0 +1,194 @@
+/**
+ * The catalog: the subsidy records the bot knows, with a ranked `find(query, filters)` over them. Records
+ * come from a CatalogRecordSource (the bundled snapshot, or the live sync); the index is rebuilt when the
+ * source's version changes. Ranking is BM25 (MiniSearch) over character bigrams with field weights
+ * title > catch phrase, purpose > detail; concepts are scored one by one and summed, so a record that meets
+ * more of the question's needs ranks higher and every hit knows which words it matched.
+ */
+import MiniSearch from "minisearch";
+import { type CatalogEntry, toEntry } from "./entry.ts";
+import { type CatalogFilters, passes } from "./filters.ts";
+import { groupHits, type RankedHit } from "./group.ts";
+import { analyseQuery, type Concept } from "./query.ts";
+import type { CatalogRecordSource } from "./record-source.ts";
+import { snippetOf } from "./snippet.ts";
+import { type AnalyzerName, fold, tokenizerOf } from "./text.ts";
+
+export type { CatalogFilters } from "./filters.ts";
+export type { RankedHit } from "./group.ts";
+
+export const FIELD_BOOST = { title: 3, catch: 2, purpose: 1.5, detail: 1 };
+/** Below the best hit, a hit fits when it meets this share of the floor and of the best score. */
+const FIT_SHARE = 0.8;
+const SCORE_SHARE = 0.3;
+
+export interface FindResult {
+  /** Ranked hits, one per programme (rounds grouped), best first. */
+  hits: RankedHit[];
+  /** How many programmes matched at all (before the limit). */
+  total: number;
+  /** How many of them fit the question (the rest are only related). */
+  fitting: number;
+  /** "good": the best hits meet the question's own need; "weak": only related ones; "none": nothing. */
+  match: "good" | "weak" | "none";
+  /** The concepts the question was read as (own words first). */
+  concepts: Concept[];
+}
+
+export interface Catalog {
+  find(query: string, filters?: CatalogFilters, limit?: number): FindResult;
+  get(id: string): CatalogEntry | undefined;
+  readonly size: number;
+  source: CatalogRecordSource;
+}
+
+export interface CatalogOptions {
+  analyzer?: AnalyzerName;
+  /** The clock for "open now" (default: the real time). */
+  now?: () => Date;
+  /** A top hit must meet at least this share of the question's own need (weights) to be "good". */
+  floor?: number;
+}
+
+interface Built {
+  version: number;
+  entries: Map<string, CatalogEntry>;
+  index: MiniSearch<{ id: string }>;
+}
+
+function build(source: CatalogRecordSource, analyzer: AnalyzerName): Built {
+  const tokenize = tokenizerOf(analyzer);
+  const index = new MiniSearch<{ id: string }>({
+    fields: ["title", "catch", "purpose", "detail"],
+    idField: "id",
+    tokenize,
+    processTerm: (t) => t,
+    searchOptions: { tokenize, processTerm: (t) => t, boost: FIELD_BOOST },
+  });
+  const entries = new Map<string, CatalogEntry>();
+  const version = source.version();
+  for (const record of source.list()) {
+    if (!record?.id || entries.has(record.id)) continue;
+    const entry = toEntry(record);
+    entries.set(entry.id, entry);
+  }
+  index.addAll([...entries.values()]);
+  return { version, entries, index };
+}
+
+/** Creates a catalog over a record source; the index is built now and rebuilt on change. */
+export function createCatalog(source: CatalogRecordSource, options: CatalogOptions = {}): Catalog {
+  const analyzer = options.analyzer ?? "bigram";
+  const now = options.now ?? (() => new Date());
+  const floor = options.floor ?? 0.5;
+  let built = build(source, analyzer);
+  const current = (): Built => {
+    if (source.version() !== built.version) built = build(source, analyzer);
+    return built;
+  };
+
+  function find(query: string, filters: CatalogFilters = {}, limit = 10): FindResult {
+    const { entries, index } = current();
+    const at = filters.openOn ?? now().getTime();
+    const concepts = analyseQuery(query);
+    const allowed = new Set<string>();
+    for (const entry of entries.values()) if (passes(entry, filters, at)) allowed.add(entry.id);
+    const ranked = rank(index, tokenizerOf(analyzer), concepts, allowed).map((s) => ({ ...s, entry: entries.get(s.id)! }));
+    const groups = groupHits(ranked);
+    const best = groups[0];
+    const match = !best ? "none" : best.coverage >= floor ? "good" : "weak";
+    // A fitting hit meets enough of the question itself and is not far below the best one.
+    const fits = (h: RankedHit) =>
+      match === "good" && h.coverage >= floor * FIT_SHARE && h.score >= best!.score * SCORE_SHARE;
+    const fitting = groups.filter(fits).length;
+    const hits = groups.slice(0, limit).map((h) => ({ ...h, fits: fits(h), snippet: snippetOf(h.entry, h.matched) }));
+    return { hits, total: groups.length, fitting, match, concepts };
+  }
+
+  return {
+    find,
+    get: (id) => current().entries.get(id),
+    get size() {
+      return current().entries.size;
+    },
+    source,
+  };
+}
+
+/**
+ * Scores every allowed record: per need, the best of its alternatives (BM25 averaged over the
+ * alternative's tokens, times the alternative's weight); records sum their needs' scores.
+ */
+function rank(
+  index: MiniSearch<{ id: string }>,
+  tokenize: (text: string) => string[],
+  concepts: Concept[],
+  allowed: Set<string>,
+): Array<{ id: string; score: number; coverage: number; matched: Concept[] }> {
+  const altScores = new Map<string, Map<string, number>>();
+  const scoresOf = (text: string): Map<string, number> => {
+    let found = altScores.get(text);
+    if (found) return found;
+    const tokens = Math.max(1, new Set(tokenize(text)).size);
+    found = new Map();
+    const options = { combineWith: "AND", tokenize: queryTokens(tokenize), filter: (r: { id: unknown }) => allowed.has(r.id as string) } as const;
+    for (const r of index.search(text, options)) {
+      found.set(r.id as string, r.score / tokens);
+    }
+    altScores.set(text, found);
+    return found;
+  };
+  // How telling a need is (BM25 idf of its first word over every record): 「電子カルテ」 says more than
+  // 「システム」, so meeting it counts for more when judging whether a record fits the question.
+  const total = index.documentCount;
+  const specs = new Map<Concept, number>();
+  const spec = (need: Concept): number => {
+    let value = specs.get(need);
+    if (value === undefined) {
+      const text = need.alternatives[0]?.text ?? need.from;
+      const df = index.search(text, { combineWith: "AND", tokenize: queryTokens(tokenize) }).length;
+      value = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+      specs.set(need, value);
+    }
+    return value;
+  };
+  const docs = new Map<string, { score: number; own: number; matched: Concept[] }>();
+  for (const need of concepts) {
+    const best = new Map<string, { value: number; cover: number }>();
+    for (const alt of need.alternatives) {
+      for (const [id, score] of scoresOf(alt.text)) {
+        const have = best.get(id) ?? { value: 0, cover: 0 };
+        have.value = Math.max(have.value, score * alt.weight);
+        have.cover = Math.max(have.cover, alt.cover);
+        best.set(id, have);
+      }
+    }
+    for (const [id, { value, cover }] of best) {
+      const doc = docs.get(id) ?? { score: 0, own: 0, matched: [] };
+      doc.score += value * need.weight;
+      if (need.own) doc.own += need.weight * cover * spec(need);
+      doc.matched.push(need);
+      docs.set(id, doc);
+    }
+  }
+  const ownTotal = concepts.filter((c) => c.own).reduce((sum, c) => sum + c.weight * spec(c), 0);
+  return [...docs.entries()]
+    .map(([id, d]) => ({ id, score: d.score, coverage: ownTotal > 0 ? d.own / ownTotal : 0, matched: d.matched }))
+    .sort((a, b) => b.score - a.score);
+}
+
+/** The query side of the tokenizer: one-character pieces are dropped when the word has longer ones. */
+function queryTokens(tokenize: (text: string) => string[]): (text: string) => string[] {
+  return (text) => {
+    const tokens = tokenize(text);
+    const long = tokens.filter((t) => [...t].length >= 2);
+    return long.length > 0 ? long : tokens;
+  };
+}
+
+/** The words of a hit to show (「電子カルテ」に一致): the user's own words it matched, most telling first. */
+export function matchedWords(matched: Concept[]): string[] {
+  const own = matched.filter((c) => c.own).map((c) => c.from);
+  const rest = matched.filter((c) => !c.own).map((c) => c.from);
+  return [...new Set([...own, ...rest].map(fold))].slice(0, 4);
+}

@@ -1,0 +1,123 @@
+/**
+ * Query expansion: Sudachi's synonym dictionary (npm `sudachi-synonyms-dictionary`, Apache-2.0, by
+ * WorksApplications / azu) for general words, plus the domain table (domain-terms.ts) for subsidy
+ * vocabulary and the everyday phrases owners use for it. Expanded words weigh less than the user's own.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { DOMAIN_TERMS, domainTermOf, type DomainTerm } from "./domain-terms.ts";
+import { fold } from "./text.ts";
+
+interface SudachiItem {
+  midashi: string;
+  expandControl: 0 | 1 | 2;
+}
+
+let sudachi: Map<string, string[]> | undefined;
+
+/** word → the other words of its synonym groups (loaded once, on first use: about 26,000 groups). */
+function sudachiTable(): Map<string, string[]> {
+  if (sudachi) return sudachi;
+  const require = createRequire(import.meta.url);
+  const file = join(dirname(require.resolve("sudachi-synonyms-dictionary")), "sudachi-synonyms-dictionary.json");
+  const groups = JSON.parse(readFileSync(file, "utf8")) as Array<{ items: SudachiItem[] }>;
+  const table = new Map<string, string[]>();
+  for (const group of groups) {
+    const usable = group.items.filter((i) => i.expandControl !== 2);
+    const words = [...new Set(usable.map((i) => fold(i.midashi)))].filter(
+      (w) => [...w].length >= 2 && !/\s/.test(w),
+    );
+    for (const item of usable) {
+      // expandControl 1: reachable from the group, but never a trigger itself.
+      if (item.expandControl !== 0) continue;
+      const own = fold(item.midashi);
+      const others = words.filter((w) => w !== own);
+      if (others.length === 0) continue;
+      table.set(own, [...new Set([...(table.get(own) ?? []), ...others])]);
+    }
+  }
+  sudachi = table;
+  return table;
+}
+
+/** Sudachi synonyms of a word (at most `max`, Japanese spellings first). */
+export function sudachiSynonyms(word: string, max = 6): string[] {
+  const all = sudachiTable().get(fold(word)) ?? [];
+  const japanese = all.filter((w) => !/^[a-z0-9 .'-]+$/.test(w));
+  const latin = all.filter((w) => /^[a-z0-9.'-]+$/.test(w) && w.length >= 2);
+  // Two-kana clippings (エネ, メンテ) match inside every longer word that contains them.
+  return [...japanese, ...latin].filter((w) => !/^[\p{Script=Katakana}ー]{1,2}$/u.test(w)).slice(0, max);
+}
+
+/**
+ * Everyday phrases → the subsidy vocabulary they mean. Each pattern is a way people describe a need
+ * (「人が足りない」, 「電気代を下げたい」, 「跡継ぎがいない」); the words are the catalog's own terms for it.
+ */
+export const PHRASES: Array<[RegExp, string[], number?]> = [
+  [/人(手|材)?が?(足りない|不足|集まらない|来ない|いない)|人手不足|求人|人を(雇|採)|雇いたい|採用したい/, ["人材確保", "採用", "雇用", "人手不足"]],
+  [/電気代|電気料金|光熱費|電力料金|ガス代|燃料費/, ["省エネ", "省エネルギー", "エネルギー"]],
+  [/led|照明/, ["省エネ", "led", "照明"]],
+  [/跡継ぎ|後継ぎ|跡取り|引き継|引継|廃業|事業を譲|会社を譲|m&a/, ["事業承継", "後継者", "承継"]],
+  [/(店|お店|会社|事業)を?(始め|開き|開業|作り|立ち上げ|起こ)|独立|開業|起業|創業/, ["創業", "起業", "開業"]],
+  [/ホームページ|ウェブサイト|webサイト|サイト制作|ec(サイト)?|ネット(販売|ショップ)|通販/, ["ホームページ", "ウェブサイト", "ec", "販路開拓"]],
+  [/パソコン|ソフト|アプリ|システム|クラウド|会計ソフト|レジ|キャッシュレス|デジタル|it|ict|dx/, ["it導入", "デジタル化", "dx", "itツール"]],
+  [/お客(さん)?を?増や|売上を?(伸ば|上げ|増や)|集客|新しい客|販路|取引先を?(増|広)|商談|展示会|見本市/, ["販路開拓", "販路拡大", "展示会"]],
+  [/海外|輸出|外国に|越境/, ["海外展開", "輸出", "海外"]],
+  [/機械|設備|装置|導入したい|買い替え|更新したい|新しくしたい/, ["設備投資", "設備導入", "設備"], 0.5],
+  [/給料|給与|賃金|時給/, ["賃上げ", "賃金", "賃金引上げ"]],
+  [/研修|勉強|スキル|資格|教育訓練|育て/, ["人材育成", "研修", "教育訓練"]],
+  [/働き方|休み|残業|育休|テレワーク|職場環境|福利厚生/, ["働き方改革", "職場環境", "雇用環境"]],
+  [/太陽光|ソーラー|蓄電池|再エネ|再生可能/, ["太陽光", "再生可能エネルギー", "再エネ", "蓄電池"]],
+  [/脱炭素|co2|二酸化炭素|温室効果|カーボン/, ["脱炭素", "co2削減", "カーボンニュートラル", "省エネ"]],
+  [/電気自動車|ev|充電/, ["ev", "電気自動車", "充電設備"]],
+  [/空き(店舗|家)|空家|空き物件/, ["空き店舗", "空き家"]],
+  [/改装|改修|リフォーム|内装|店舗を?(直|きれい)/, ["改修", "改装", "リフォーム"]],
+  [/観光|インバウンド|外国人(観光)?客|旅行者|宿泊/, ["観光", "インバウンド", "宿泊"]],
+  [/特許|商標|知財|知的財産|発明/, ["知的財産", "特許", "商標"]],
+  [/新商品|新製品|商品開発|製品開発|試作|研究/, ["新商品開発", "製品開発", "研究開発"]],
+  [/(自然)?災害|地震|水害|浸水|大雨|台風|防災|bcp/, ["防災", "災害", "bcp"]],
+  [/子育て|育児|保育|出産/, ["子育て", "育児"]],
+  [/介護|高齢者|福祉/, ["介護", "福祉"]],
+  [/ロボット|自動化|省力化|人手を?減ら/, ["省力化", "自動化", "ロボット"]],
+  [/資金繰り|運転資金|借入|融資|利子|保証料/, ["資金繰り", "融資", "利子補給", "保証料"]],
+  [/工場を?(建て|新設)|工場|立地|進出|移転/, ["企業立地", "工場", "立地"]],
+  [/外国人(材|労働者|従業員)?|技能実習|特定技能/, ["外国人材", "外国人"]],
+];
+
+export interface Expansion {
+  word: string;
+  /** 0–1: how much a match on this word counts, relative to the user's own words. */
+  weight: number;
+  /** The user's word or phrase it came from. */
+  from: string;
+  /** For phrases: how much the need they state counts (generic intents such as 「新しくしたい」 less). */
+  needWeight: number;
+}
+
+/** Domain neighbours: the canonical term, its spellings and synonyms (never the broader terms). */
+function domainNeighbours(entry: DomainTerm): string[] {
+  return [entry.term, ...entry.aliases, ...entry.synonyms].map(fold);
+}
+
+/** Words the question implies through everyday phrases (weight 0.8: they state the need). */
+export function phraseConcepts(folded: string): Expansion[] {
+  const out: Expansion[] = [];
+  for (const [re, words, needWeight = 1] of PHRASES) {
+    const m = re.exec(folded);
+    if (m) for (const word of words) out.push({ word, weight: 0.8, from: m[0], needWeight });
+  }
+  return out;
+}
+
+/** Expansions of one of the user's words: the domain table (0.5) and Sudachi synonyms (0.4). */
+export function expand(word: string): Expansion[] {
+  const out: Expansion[] = [];
+  const entry = domainTermOf(word);
+  if (entry) for (const w of domainNeighbours(entry)) out.push({ word: w, weight: 0.5, from: word, needWeight: 1 });
+  for (const w of sudachiSynonyms(word)) out.push({ word: w, weight: 0.35, from: word, needWeight: 1 });
+  return out.filter((e) => e.word !== fold(word));
+}
+
+/** Every domain term (for tests and the README's counts). */
+export const DOMAIN_TERM_COUNT = DOMAIN_TERMS.length;

@@ -1,0 +1,70 @@
+/**
+ * Text analysis for the catalog: normalisation (NFKC, width, case) and the tokenizers the index can use.
+ * Japanese has no spaces, so words are found by one of three analysers (compared in README.md):
+ * character bigrams of Japanese runs, ICU word segmentation (Intl.Segmenter), or both.
+ */
+
+/** NFKC (full/half width, compatibility forms) plus lower case: ＩｏＴ = IoT = iot, ｶﾀｶﾅ = カタカナ. */
+export function fold(text: string): string {
+  return text.normalize("NFKC").toLowerCase();
+}
+
+/** A run of Japanese letters (kanji, kana, the prolonged sound mark, iteration marks). */
+const JAPANESE_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]+/gu;
+/** A Latin or number word, keeping inner hyphens and dots (wi-fi, 5g, iot, r&d is split). */
+const LATIN_WORD = /[a-z0-9]+(?:[-.][a-z0-9]+)*/g;
+const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
+
+/** Latin words of at least two characters (a lone letter or digit says nothing). */
+export function latinWords(folded: string): string[] {
+  return (folded.match(LATIN_WORD) ?? []).filter((w) => w.length >= 2);
+}
+
+/** Overlapping character bigrams of every Japanese run (a one-character run is kept as it is). */
+export function bigrams(folded: string): string[] {
+  const out: string[] = [];
+  for (const run of folded.match(JAPANESE_RUN) ?? []) {
+    const chars = [...run];
+    if (chars.length === 1) {
+      out.push(run);
+      continue;
+    }
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  }
+  return out;
+}
+
+const segmenter = new Intl.Segmenter("ja", { granularity: "word" });
+
+/** ICU dictionary words of the Japanese text (hiragana-only words, mostly particles, are dropped). */
+export function icuWords(folded: string): string[] {
+  const out: string[] = [];
+  for (const run of folded.match(JAPANESE_RUN) ?? []) {
+    for (const s of segmenter.segment(run)) {
+      if (s.isWordLike && !HIRAGANA_ONLY.test(s.segment)) out.push(s.segment);
+    }
+  }
+  return out;
+}
+
+export type AnalyzerName = "bigram" | "icu" | "icu+bigram";
+
+/** The index-time tokenizer of an analyser: Latin words plus its Japanese units. */
+export function tokenizerOf(name: AnalyzerName): (text: string) => string[] {
+  return (text) => {
+    const folded = fold(text);
+    const latin = latinWords(folded);
+    if (name === "bigram") return [...latin, ...bigrams(folded)];
+    if (name === "icu") return [...latin, ...icuWords(folded)];
+    return [...latin, ...icuWords(folded), ...bigrams(folded)];
+  };
+}
+
+/**
+ * Removes the spaces an HTML-to-text step leaves between Japanese characters (「全 国」→「全国」),
+ * keeping those between Latin words.
+ */
+export function closeJapaneseSpaces(text: string): string {
+  const jp = "[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々、。「」（）・]";
+  return text.replace(new RegExp(`(?<=${jp})[ \\t\\u3000]+(?=${jp})`, "gu"), "");
+}
