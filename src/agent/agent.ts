@@ -21,8 +21,8 @@ import { deadlineWindowNote, withinDeadlineWindow } from "./deadline-window.ts";
 import { type AgentLimits, DEFAULT_LIMITS } from "./limits.ts";
 import { clearedReply, errorReply, helpReply, isClearCommand } from "./replies.ts";
 import { type LoopOutput, runLoop } from "./run-turn.ts";
-import { compactResult, notesFor } from "./turn-report.ts";
 import { searchFailed, suggestionsFor } from "./suggest.ts";
+import { compactResult, notesFor } from "./turn-report.ts";
 
 export interface AgentDeps {
   planner: Planner;
@@ -196,7 +196,8 @@ export function createAgent(deps: AgentDeps): Agent {
       emit({ type: "done" });
       return helpReply(turn.threadKey, loop.planner.mode, loop.planner.model, NOTHING_TO_SEARCH);
     }
-    const pick = () => selectShown(collected, focus, conditions, shownLimit(collected, limits.detailTopN), keep);
+    const pick = () =>
+      selectShown(collected, focus, conditions, shownLimit(collected, limits.detailTopN), keep);
     // The answer may start from the hits; the detailed records (rates, summaries) follow when fetched.
     const detailed = loop.detailsPending.then(pick);
     const listed = pick();

@@ -186,7 +186,13 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     // Hits: fetch the top N details in parallel, without asking the LLM, then stop.
     if (!detailsFetched && limits.detailTopN > 0 && round < limits.maxRounds) {
       detailsFetched = true;
-      const top = selectShown(collected, focus, conditions, shownLimit(collected, limits.detailTopN), input.keep)
+      const top = selectShown(
+        collected,
+        focus,
+        conditions,
+        shownLimit(collected, limits.detailTopN),
+        input.keep,
+      )
         .filter((s) => !s.detailed)
         .map((s) => s.id);
       const detailCalls = top.map<ToolCall>((id) => ({

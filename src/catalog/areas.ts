@@ -157,11 +157,16 @@ export function prefectureOfCity(city: string): string | null {
 
 /** A city, ward, town or village named in a question (福岡市, 宗像市, 港区), or null. */
 export function findCity(text: string): string | null {
-  const m = /([\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}ヶ]{1,5}?[市区町村])(?:内|の|で|に|から|在|にある|、|。|\s|$)/u.exec(
-    PREFECTURES.reduce((t, p) => t.replaceAll(p, " "), text),
-  );
+  const m =
+    /([\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}ヶ]{1,5}?[市区町村])(?:内|の|で|に|から|在|にある|、|。|\s|$)/u.exec(
+      PREFECTURES.reduce((t, p) => t.replaceAll(p, " "), text),
+    );
   const city = m?.[1];
-  if (!city || /^(都|市|各|同|本|当|全|近隣|周辺|地|区|町|村|市区|市町)[市区町村]$|市場|都市|市町村/.test(city)) return null;
+  if (
+    !city ||
+    /^(都|市|各|同|本|当|全|近隣|周辺|地|区|町|村|市区|市町)[市区町村]$|市場|都市|市町村/.test(city)
+  )
+    return null;
   return city;
 }
 
@@ -169,7 +174,10 @@ export function findCity(text: string): string | null {
  * Plain area arguments → catalog filters: a city alone brings its prefecture when known; a prefecture
  * written without 都/府/県 gets it back.
  */
-export function areaFilter(area: string | undefined, city: string | undefined): { area?: string; city?: string } {
+export function areaFilter(
+  area: string | undefined,
+  city: string | undefined,
+): { area?: string; city?: string } {
   const out: { area?: string; city?: string } = {};
   if (city) {
     out.city = city.normalize("NFKC");
@@ -180,7 +188,8 @@ export function areaFilter(area: string | undefined, city: string | undefined): 
     const a = area.normalize("NFKC").trim();
     const asCity = /[市区町村]$/.test(a) && !PREFECTURES.includes(a) ? a : null;
     if (asCity && !out.city) return areaFilter(undefined, asCity);
-    out.area = PREFECTURES.includes(a) || a === "全国" ? a : (PREFECTURES.find((p) => p.slice(0, -1) === a) ?? a);
+    out.area =
+      PREFECTURES.includes(a) || a === "全国" ? a : (PREFECTURES.find((p) => p.slice(0, -1) === a) ?? a);
   }
   return out;
 }

@@ -20,7 +20,7 @@ export type { RankedHit } from "./group.ts";
 export const FIELD_BOOST = { title: 3, catch: 2, purpose: 1.5, detail: 1 };
 /** Below the best hit, a hit fits when it meets this share of the floor and of the best score. */
 const FIT_SHARE = 0.8;
-const SCORE_SHARE = 0.3;
+const SCORE_SHARE = 0.5;
 
 export interface FindResult {
   /** Ranked hits, one per programme (rounds grouped), best first. */
@@ -80,7 +80,7 @@ function build(source: CatalogRecordSource, analyzer: AnalyzerName): Built {
 export function createCatalog(source: CatalogRecordSource, options: CatalogOptions = {}): Catalog {
   const analyzer = options.analyzer ?? "bigram";
   const now = options.now ?? (() => new Date());
-  const floor = options.floor ?? 0.5;
+  const floor = options.floor ?? 0.45;
   let built = build(source, analyzer);
   const current = (): Built => {
     if (source.version() !== built.version) built = build(source, analyzer);
@@ -93,7 +93,13 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
     const concepts = analyseQuery(query);
     const allowed = new Set<string>();
     for (const entry of entries.values()) if (passes(entry, filters, at)) allowed.add(entry.id);
-    const ranked = rank(index, tokenizerOf(analyzer), concepts, allowed).map((s) => ({ ...s, entry: entries.get(s.id)! }));
+    const ranked = rank(
+      index,
+      (id) => entries.get(id)?.text ?? "",
+      tokenizerOf(analyzer),
+      concepts,
+      allowed,
+    ).map((s) => ({ ...s, entry: entries.get(s.id)! }));
     const groups = groupHits(ranked);
     const best = groups[0];
     const match = !best ? "none" : best.coverage >= floor ? "good" : "weak";
@@ -101,7 +107,9 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
     const fits = (h: RankedHit) =>
       match === "good" && h.coverage >= floor * FIT_SHARE && h.score >= best!.score * SCORE_SHARE;
     const fitting = groups.filter(fits).length;
-    const hits = groups.slice(0, limit).map((h) => ({ ...h, fits: fits(h), snippet: snippetOf(h.entry, h.matched) }));
+    const hits = groups
+      .slice(0, limit)
+      .map((h) => ({ ...h, fits: fits(h), snippet: snippetOf(h.entry, h.matched) }));
     return { hits, total: groups.length, fitting, match, concepts };
   }
 
@@ -121,6 +129,7 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
  */
 function rank(
   index: MiniSearch<{ id: string }>,
+  textOf: (id: string) => string,
   tokenize: (text: string) => string[],
   concepts: Concept[],
   allowed: Set<string>,
@@ -131,7 +140,11 @@ function rank(
     if (found) return found;
     const tokens = Math.max(1, new Set(tokenize(text)).size);
     found = new Map();
-    const options = { combineWith: "AND", tokenize: queryTokens(tokenize), filter: (r: { id: unknown }) => allowed.has(r.id as string) } as const;
+    const options = {
+      combineWith: "AND",
+      tokenize: queryTokens(tokenize),
+      filter: (r: { id: unknown }) => allowed.has(r.id as string),
+    } as const;
     for (const r of index.search(text, options)) {
       found.set(r.id as string, r.score / tokens);
     }
@@ -159,7 +172,9 @@ function rank(
       for (const [id, score] of scoresOf(alt.text)) {
         const have = best.get(id) ?? { value: 0, cover: 0 };
         have.value = Math.max(have.value, score * alt.weight);
-        have.cover = Math.max(have.cover, alt.cover);
+        // Its tokens all occur, but does the word itself? (「IT導入」 is not met by "IT" here and 導入 there.)
+        const literal = textOf(id).includes(alt.text);
+        have.cover = Math.max(have.cover, literal ? alt.cover : alt.cover * 0.5);
         best.set(id, have);
       }
     }
@@ -173,7 +188,12 @@ function rank(
   }
   const ownTotal = concepts.filter((c) => c.own).reduce((sum, c) => sum + c.weight * spec(c), 0);
   return [...docs.entries()]
-    .map(([id, d]) => ({ id, score: d.score, coverage: ownTotal > 0 ? d.own / ownTotal : 0, matched: d.matched }))
+    .map(([id, d]) => ({
+      id,
+      score: d.score,
+      coverage: ownTotal > 0 ? d.own / ownTotal : 0,
+      matched: d.matched,
+    }))
     .sort((a, b) => b.score - a.score);
 }
 

@@ -15,6 +15,8 @@ export interface CatalogEntry {
   catch: string;
   purpose: string;
   detail: string;
+  /** Every searchable field, folded, for literal checks of matched words. */
+  text: string;
   /** Prefectures (and "全国", regions) from target_area_search. */
   areas: string[];
   /** The city (市区町村) when the programme is a city's, else null. */
@@ -129,6 +131,7 @@ export function toEntry(record: JgrantsRecord): CatalogEntry {
     catch: record.subsidy_catch_phrase ?? "",
     purpose: record.use_purpose ?? "",
     detail,
+    text: fold([title, record.subsidy_catch_phrase ?? "", record.use_purpose ?? "", detail].join("\n")),
     areas,
     city,
     employees: employeesOf(record.target_number_of_employees),

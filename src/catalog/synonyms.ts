@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { DOMAIN_TERMS, domainTermOf, type DomainTerm } from "./domain-terms.ts";
+import { DOMAIN_TERMS, type DomainTerm, domainTermOf } from "./domain-terms.ts";
 import { fold } from "./text.ts";
 
 interface SudachiItem {
@@ -20,7 +20,10 @@ let sudachi: Map<string, string[]> | undefined;
 function sudachiTable(): Map<string, string[]> {
   if (sudachi) return sudachi;
   const require = createRequire(import.meta.url);
-  const file = join(dirname(require.resolve("sudachi-synonyms-dictionary")), "sudachi-synonyms-dictionary.json");
+  const file = join(
+    dirname(require.resolve("sudachi-synonyms-dictionary")),
+    "sudachi-synonyms-dictionary.json",
+  );
   const groups = JSON.parse(readFileSync(file, "utf8")) as Array<{ items: SudachiItem[] }>;
   const table = new Map<string, string[]>();
   for (const group of groups) {
@@ -55,14 +58,26 @@ export function sudachiSynonyms(word: string, max = 6): string[] {
  * (「人が足りない」, 「電気代を下げたい」, 「跡継ぎがいない」); the words are the catalog's own terms for it.
  */
 export const PHRASES: Array<[RegExp, string[], number?]> = [
-  [/人(手|材)?が?(足りない|不足|集まらない|来ない|いない)|人手不足|求人|人を(雇|採)|雇いたい|採用したい/, ["人材確保", "採用", "雇用", "人手不足"]],
+  [
+    /人(手|材)?が?(足りない|不足|集まらない|来ない|いない)|人手不足|求人|人を(雇|採)|雇いたい|採用したい/,
+    ["人材確保", "採用", "雇用", "人手不足"],
+  ],
   [/電気代|電気料金|光熱費|電力料金|ガス代|燃料費/, ["省エネ", "省エネルギー", "エネルギー"]],
   [/led|照明/, ["省エネ", "led", "照明"]],
   [/跡継ぎ|後継ぎ|跡取り|引き継|引継|廃業|事業を譲|会社を譲|m&a/, ["事業承継", "後継者", "承継"]],
   [/(店|お店|会社|事業)を?(始め|開き|開業|作り|立ち上げ|起こ)|独立|開業|起業|創業/, ["創業", "起業", "開業"]],
-  [/ホームページ|ウェブサイト|webサイト|サイト制作|ec(サイト)?|ネット(販売|ショップ)|通販/, ["ホームページ", "ウェブサイト", "ec", "販路開拓"]],
-  [/パソコン|ソフト|アプリ|システム|クラウド|会計ソフト|レジ|キャッシュレス|デジタル|it|ict|dx/, ["it導入", "デジタル化", "dx", "itツール"]],
-  [/お客(さん)?を?増や|売上を?(伸ば|上げ|増や)|集客|新しい客|販路|取引先を?(増|広)|商談|展示会|見本市/, ["販路開拓", "販路拡大", "展示会"]],
+  [
+    /ホームページ|ウェブサイト|webサイト|サイト制作|ec(サイト)?|ネット(販売|ショップ)|通販/,
+    ["ホームページ", "ウェブサイト", "ec", "販路開拓"],
+  ],
+  [
+    /パソコン|ソフト|アプリ|システム|クラウド|会計ソフト|レジ|キャッシュレス|デジタル|it|ict|dx/,
+    ["it導入", "デジタル化", "dx", "itツール"],
+  ],
+  [
+    /お客(さん)?を?増や|売上を?(伸ば|上げ|増や)|集客|新しい客|販路|取引先を?(増|広)|商談|展示会|見本市/,
+    ["販路開拓", "販路拡大", "展示会"],
+  ],
   [/海外|輸出|外国に|越境/, ["海外展開", "輸出", "海外"]],
   [/機械|設備|装置|導入したい|買い替え|更新したい|新しくしたい/, ["設備投資", "設備導入", "設備"], 0.5],
   [/給料|給与|賃金|時給/, ["賃上げ", "賃金", "賃金引上げ"]],
@@ -114,7 +129,8 @@ export function phraseConcepts(folded: string): Expansion[] {
 export function expand(word: string): Expansion[] {
   const out: Expansion[] = [];
   const entry = domainTermOf(word);
-  if (entry) for (const w of domainNeighbours(entry)) out.push({ word: w, weight: 0.5, from: word, needWeight: 1 });
+  if (entry)
+    for (const w of domainNeighbours(entry)) out.push({ word: w, weight: 0.5, from: word, needWeight: 1 });
   for (const w of sudachiSynonyms(word)) out.push({ word: w, weight: 0.35, from: word, needWeight: 1 });
   return out.filter((e) => e.word !== fold(word));
 }

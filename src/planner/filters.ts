@@ -2,8 +2,9 @@
  * Search filters read from a question: area, employee bucket, industry, purpose, deadline order and
  * window. Words that only served as a filter are blanked out of the text returned for keyword extraction.
  */
-import type { SearchConditions } from "../types.ts";
+
 import { findArea } from "../catalog/areas.ts";
+import type { SearchConditions } from "../types.ts";
 
 export interface QuestionFilters {
   area?: string;

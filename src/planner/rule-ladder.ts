@@ -3,9 +3,10 @@
  * filters dropped one by one (the area last), synonyms and broader terms, then shorter words. Each rung is a set
  * of searches (one per keyword); the planner runs the first rung whose calls were not all made yet.
  */
+
+import { neighboursOf } from "../catalog/domain-terms.ts";
 import type { SearchConditions, ToolCall } from "../types.ts";
 import { shorterWordsOf } from "./keywords.ts";
-import { neighboursOf } from "../catalog/domain-terms.ts";
 
 export interface Rung {
   conditions: SearchConditions;

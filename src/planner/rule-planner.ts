@@ -2,14 +2,15 @@
  * The offline planner: no key, no LLM. Reads keywords and filters from the question, resolves
  * follow-ups from the thread's history, and broadens step by step while searches return nothing.
  */
+
+import { domainTermOf, domainWordsIn } from "../catalog/domain-terms.ts";
 import type { SearchConditions, ToolCall, ToolInfo } from "../types.ts";
 import { extractFilters } from "./filters.ts";
 import { resolveFollowUp } from "./follow-up.ts";
-import { FIND_TOOL, findCall, findConditions } from "./rule-find.ts";
 import { extractKeywords } from "./keywords.ts";
 import type { PlanFocus, PlanInput, Planner, PlanStep, RoundSummary } from "./planner.ts";
+import { FIND_TOOL, findCall, findConditions } from "./rule-find.ts";
 import { callKey, conditionsFromCalls, ladderOf, MAX_KEYWORDS, searchArgs } from "./rule-ladder.ts";
-import { domainTermOf, domainWordsIn } from "../catalog/domain-terms.ts";
 
 export interface RulePlannerOptions {
   /** At most this many subsidies are fetched for a detail follow-up (default 5). */

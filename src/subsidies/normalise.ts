@@ -2,9 +2,10 @@
  * jGrants records → Subsidy. Reads the REST list/detail shapes, the official MCP server's detail shape
  * ({description, acceptance_start, target:{…}}) and our server's additive fields, leniently by name.
  */
-import { rankingFields } from "./ranking-fields.ts";
+
 import type { DataSource, DisplayDate, Subsidy, SubsidyStatus } from "../types.ts";
 import { dateOnlyDisplay, daysLeft, formatAmount, portalUrl, statusOf, toJstDisplay } from "./format.ts";
+import { rankingFields } from "./ranking-fields.ts";
 import { summaryOf } from "./text.ts";
 
 type Rec = Record<string, unknown>;

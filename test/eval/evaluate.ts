@@ -96,7 +96,10 @@ export async function evaluate(): Promise<EvalFigures> {
       const find = reply.plan.find((p) => p.tool === "find_subsidies");
       let ranked20: string[][] = [];
       if (find) {
-        const deep = await core.tools.callTool({ ...find, args: { ...find.args, limit: 20, all_ranked: true } });
+        const deep = await core.tools.callTool({
+          ...find,
+          args: { ...find.args, limit: 20, all_ranked: true },
+        });
         const items = ((deep.data as { subsidies?: Array<{ id: string; rounds?: Array<{ id: string }> }> })
           ?.subsidies ?? []) as Array<{ id: string; rounds?: Array<{ id: string }> }>;
         ranked20 = items.map((i) => [i.id, ...(i.rounds ?? []).map((r) => r.id)]);

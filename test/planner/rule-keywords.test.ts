@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { neighboursOf } from "../../src/catalog/domain-terms.ts";
 import { deadlineWindow, employeeBucket, employeeFilter, extractFilters } from "../../src/planner/filters.ts";
 import { extractKeywords, shorterWordsOf } from "../../src/planner/keywords.ts";
-import { neighboursOf } from "../../src/catalog/domain-terms.ts";
 
 const keywordsOf = (q: string) => extractKeywords(extractFilters(q.normalize("NFKC")).rest);
 

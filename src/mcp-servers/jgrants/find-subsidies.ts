@@ -19,14 +19,26 @@ export const FIND_DESCRIPTION = `補助金を自然文の質問でランキン�
 
 export const FIND_SCHEMA_PROPERTIES = {
   query: { type: "string", minLength: 1, maxLength: 4000, description: "ユーザーの質問の内容（自然文）" },
-  area: { anyOf: [{ type: "string" }, { type: "null" }], default: null, description: "都道府県（例: 東京都）" },
-  city: { anyOf: [{ type: "string" }, { type: "null" }], default: null, description: "市区町村（例: 福岡市）" },
+  area: {
+    anyOf: [{ type: "string" }, { type: "null" }],
+    default: null,
+    description: "都道府県（例: 東京都）",
+  },
+  city: {
+    anyOf: [{ type: "string" }, { type: "null" }],
+    default: null,
+    description: "市区町村（例: 福岡市）",
+  },
   employees: {
     anyOf: [{ type: "integer", minimum: 0, maximum: 1_000_000 }, { type: "null" }],
     default: null,
     description: "従業員数（人）",
   },
-  industry: { anyOf: [{ type: "string" }, { type: "null" }], default: null, description: "業種（jGrantsの業種名）" },
+  industry: {
+    anyOf: [{ type: "string" }, { type: "null" }],
+    default: null,
+    description: "業種（jGrantsの業種名）",
+  },
   open_on: {
     anyOf: [{ type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, { type: "null" }],
     default: null,
@@ -58,14 +70,16 @@ export function readFindArgs(
   if (!query) return { error: "query は1文字以上の文字列で指定してください" };
   if (query.length > 4000) return { error: "query は4000文字以内で指定してください" };
   for (const key of ["open_on", "closes_by"] as const) {
-    if (args[key] != null && !isDay(args[key])) return { error: `${key} は YYYY-MM-DD 形式で指定してください` };
+    if (args[key] != null && !isDay(args[key]))
+      return { error: `${key} は YYYY-MM-DD 形式で指定してください` };
   }
   const employees = args.employees;
   if (employees != null && (typeof employees !== "number" || !Number.isInteger(employees) || employees < 0)) {
     return { error: "employees は0以上の整数（人数）で指定してください" };
   }
   const limit = args.limit == null ? 10 : Number(args.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 50) return { error: "limit は1〜50の整数で指定してください" };
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50)
+    return { error: "limit は1〜50の整数で指定してください" };
   const place = areaFilter(text(args.area), text(args.city));
   const filters: CatalogFilters = {
     ...place,

@@ -4,11 +4,11 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type Catalog, createCatalog } from "../../catalog/catalog.ts";
+import { snapshotRecordSource } from "../../catalog/record-source.ts";
 import type { Config } from "../../config.ts";
 import { describeError } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
-import { type Catalog, createCatalog } from "../../catalog/catalog.ts";
-import { snapshotRecordSource } from "../../catalog/record-source.ts";
 import { findSubsidies } from "./find-subsidies.ts";
 import { API_USAGE_AGREEMENT, SUBSIDY_SEARCH_GUIDE, USAGE_GUIDELINES } from "./prompts.ts";
 import { createJgrantsSource } from "./source.ts";
