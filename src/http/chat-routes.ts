@@ -56,7 +56,8 @@ export function chatResponse(reply: Reply, threadId: string, agentName: string) 
 /** Mounts the chat routes with their own JSON parser (so adapter routes keep their raw bodies). */
 export function mountChatRoutes(app: Application, options: ChatRoutesOptions): void {
   const agentName = options.agentName ?? "subsidy-concierge";
-  const json = express.json({ limit: MAX_BODY_BYTES });
+  // Not strict: `null`, `42` or `"text"` reach parseChatRequest, which says the body must be an object.
+  const json = express.json({ limit: MAX_BODY_BYTES, strict: false });
   const guard = browserGuard({ allowedHosts: options.allowedHosts ?? [] });
   const auth = (req: Request, _res: Response, next: NextFunction) => {
     if (!options.apiToken) return next();

@@ -7,6 +7,7 @@ import express, { type Application, type NextFunction, type Request, type Respon
 import type { Agent } from "../agent/agent.ts";
 import type { Logger } from "../logger.ts";
 import type { ThreadStore, ToolHost } from "../types.ts";
+import { hostGuard } from "./browser-guard.ts";
 import { HttpError } from "./chat-request.ts";
 import { mountChatRoutes } from "./chat-routes.ts";
 
@@ -29,10 +30,17 @@ export interface HttpAppDeps {
 /** Essential MCP servers: /healthz answers 503 when one of them is failing. */
 const ESSENTIAL_SERVERS = new Set(["jgrants"]);
 
+/** Paths that apply the Host check although they change nothing: the web chat page and the status routes. */
+const HOST_CHECKED = new Set(["/", "/index.html", "/healthz", "/tools", "/metrics"]);
+const isHostChecked = (path: string) => HOST_CHECKED.has(path) || path.startsWith("/web/");
+
 /** Builds the Express app with the core routes. Call `finishHttpApp` after mounting adapter routes. */
 export function createHttpApp(deps: HttpAppDeps): Application {
   const app = express();
   app.disable("x-powered-by");
+  // The read-only pages answer only to our own host names too (DNS rebinding could read them otherwise).
+  const hosts = hostGuard({ allowedHosts: deps.allowedHosts ?? [] });
+  app.use((req, res, next) => (isHostChecked(req.path) ? hosts(req, res, next) : next()));
 
   app.get("/healthz", async (_req, res) => {
     const store = await deps.store.health().catch((error: unknown) => ({
