@@ -12,6 +12,7 @@ import { type Config, loadConfig } from "./config.ts";
 import { describeError } from "./errors.ts";
 import { createHttpApp, finishHttpApp, listen } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createMetrics } from "./metrics/registry.ts";
 import type { PlatformAdapter } from "./types.ts";
 
 /** How long stop() lets HTTP answers in progress finish before aborting them. */
@@ -31,7 +32,7 @@ export async function startApp(
   logger: Logger,
   overrides: CoreOverrides = {},
 ): Promise<RunningApp> {
-  const core = await createCore(config, logger, overrides);
+  const core = await createCore(config, logger, { metrics: createMetrics(), ...overrides });
   const adapters: PlatformAdapter[] = [];
   const shutdown = new AbortController();
   const app = createHttpApp({
@@ -42,6 +43,8 @@ export async function startApp(
     logger,
     apiToken: config.http.apiToken,
     allowedHosts: config.http.allowedHosts,
+    metrics: core.metrics,
+    metricsToken: config.http.metricsToken,
     llm: { mode: core.planner.mode, model: core.planner.model },
     components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
   });
