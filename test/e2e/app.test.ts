@@ -13,7 +13,7 @@ import { type RunningApp, startApp } from "../../src/main.ts";
 import type { ToolCall, ToolResult } from "../../src/types.ts";
 import { createMemoryStoreFake } from "../fakes/memory-store.ts";
 import { createSnapshotTools } from "../fakes/snapshot-tools.ts";
-import { type Json, postChat, readJson } from "../helpers/json.ts";
+import { type Json, readJson } from "../helpers/json.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sc-e2e-"));
 const env = {
@@ -32,7 +32,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const chat = (message: string, threadId: string): Promise<Json> => postChat(app.url, message, threadId);
+async function chat(message: string, threadId: string): Promise<Json> {
+  const res = await fetch(`${app.url}/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message, threadId }),
+  });
+  expect(res.status).toBe(200);
+  return readJson(res);
+}
 
 describe("the keyless app end to end", () => {
   it("serves the web chat page", async () => {

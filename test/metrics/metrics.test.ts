@@ -9,7 +9,8 @@ import { loadConfig } from "../../src/config.ts";
 import { createLogger, silentLogger } from "../../src/logger.ts";
 import { type RunningApp, startApp } from "../../src/main.ts";
 import type { ToolHost } from "../../src/types.ts";
-import { type Json, postChat, readJson } from "../helpers/json.ts";
+import { postChat } from "../e2e/support/chat.ts";
+import { type Json, readJson } from "../helpers/json.ts";
 
 const TOKEN = "metrics-token-0123456789";
 const env = { PORT: "0", JGRANTS_SOURCE: "snapshot", STORE_BACKEND: "memory", MCP_HEARTBEAT_MS: "0" };
