@@ -2,6 +2,7 @@
  * Composition root: config → logger → core (store, tools, planner/answerer, agent) → HTTP server →
  * adapters (web chat always; Slack and LINE when their keys are present). `npm start` runs this.
  */
+import { setMaxListeners } from "node:events";
 import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { createLineAdapter } from "../adapters/line/index.ts";
@@ -35,6 +36,8 @@ export async function startApp(
   const core = await createCore(config, logger, { metrics: createMetrics(), ...overrides });
   const adapters: PlatformAdapter[] = [];
   const shutdown = new AbortController();
+  // Every request in flight follows this signal (and lets go when it ends): many listeners are normal.
+  setMaxListeners(0, shutdown.signal);
   const app = createHttpApp({
     shutdownSignal: shutdown.signal,
     agent: core.agent,

@@ -12,6 +12,7 @@ import { silentLogger } from "../../src/logger.ts";
 import { createMemoryStoreFake } from "../fakes/memory-store.ts";
 import { createScriptedPlanner, searchCall } from "../fakes/scripted-planner.ts";
 import { createSnapshotTools } from "../fakes/snapshot-tools.ts";
+import { seeded } from "../helpers/random.ts";
 
 let server: Server;
 let port: number;
@@ -61,17 +62,6 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 
 const json = { "content-type": "application/json" };
 const question = JSON.stringify({ message: "創業" });
-
-/** mulberry32: a tiny seeded generator. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   "http://",
@@ -127,7 +117,7 @@ describe("browser guard: malformed headers", () => {
   });
 
   it("fuzzed Origin and Host values never give 500", async () => {
-    const next = random(14);
+    const next = seeded(14);
     const statuses = new Map<number, number>();
     for (let i = 0; i < 300; i += 1) {
       const name = next() < 0.5 ? "origin" : "host";

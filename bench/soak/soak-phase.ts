@@ -1,0 +1,90 @@
+/**
+ * The soak: N /chat turns over N/10 threads at concurrency 20 against one replica (SQLite store, bundled
+ * snapshot), in ten batches; after each batch the replica reports RSS and heap after a full GC. After the
+ * first two batches (warm-up) both must stay within 10% of their lowest value. 0 errors; p50/p99 reported.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chatTurn, mb, percentile, type Row, runPool, SOAK_QUESTIONS } from "./load.ts";
+import { startReplica } from "./processes.ts";
+
+export interface SoakOptions {
+  turns: number;
+  threads: number;
+  concurrency: number;
+}
+
+const spread = (values: number[]) => (Math.max(...values) - Math.min(...values)) / Math.min(...values);
+
+export async function soakPhase(options: SoakOptions): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), "sc-soak-"));
+  const replica = await startReplica("soak", {
+    JGRANTS_SOURCE: "snapshot",
+    SQLITE_PATH: join(dir, "threads.sqlite"),
+    MCP_HEARTBEAT_MS: "0",
+  });
+  const batch = Math.max(1, Math.floor(options.turns / 10));
+  const samples: Array<{ turns: number; rss: number; heapUsed: number }> = [];
+  const latencies: number[] = [];
+  let errors = 0;
+  let done = 0;
+  const started = performance.now();
+  try {
+    while (done < options.turns) {
+      const size = Math.min(batch, options.turns - done);
+      const offset = done;
+      const results = await runPool(size, options.concurrency, (i) => {
+        const n = offset + i;
+        const question = SOAK_QUESTIONS[Math.floor(n / options.threads) % SOAK_QUESTIONS.length]!;
+        return chatTurn(replica.url, question, `soak-${n % options.threads}`);
+      });
+      for (const r of results) {
+        latencies.push(r.ms);
+        if (r.status !== 200 || r.body?.kind === "error") errors += 1;
+      }
+      done += size;
+      samples.push({ turns: done, ...(await replica.sample()) });
+      const last = samples.at(-1)!;
+      console.log(`  soak: ${done} turns, rss ${mb(last.rss)}, heap ${mb(last.heapUsed)}, errors ${errors}`);
+    }
+  } finally {
+    await replica.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const steady = samples.slice(2);
+  const heapSpread = steady.length > 1 ? spread(steady.map((s) => s.heapUsed)) : 0;
+  const rssSpread = steady.length > 1 ? spread(steady.map((s) => s.rss)) : 0;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return [
+    {
+      phase: "soak",
+      check: `turns over ${options.threads} threads, concurrency ${options.concurrency}`,
+      figure: `${done} in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(1)}/s), ${errors} errors`,
+      target: "0 errors",
+      ok: errors === 0,
+    },
+    {
+      phase: "soak",
+      check: "latency p50 / p99",
+      figure: `${percentile(latencies, 50).toFixed(0)} ms / ${percentile(latencies, 99).toFixed(0)} ms`,
+      target: "reported",
+      ok: true,
+    },
+    {
+      phase: "soak",
+      check: `heap after GC, every ${batch} turns`,
+      figure: `${samples.map((s) => mb(s.heapUsed).replace(" MB", "")).join(" → ")} MB; spread after warm-up ${pct(heapSpread)}`,
+      target: "≤ 10%",
+      ok: heapSpread <= 0.1,
+    },
+    {
+      phase: "soak",
+      check: `RSS, every ${batch} turns`,
+      figure: `${samples.map((s) => mb(s.rss).replace(" MB", "")).join(" → ")} MB; spread after warm-up ${pct(rssSpread)}`,
+      target: "≤ 10%",
+      ok: rssSpread <= 0.1,
+    },
+  ];
+}
