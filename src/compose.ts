@@ -10,11 +10,20 @@ import { createTemplateAnswerer } from "./answer/template-answerer.ts";
 import type { Config } from "./config.ts";
 import { loadSystemPrompt } from "./llm/system-prompt.ts";
 import type { Logger } from "./logger.ts";
+import {
+  instrumentAgent,
+  instrumentAnswerer,
+  instrumentPlanner,
+  instrumentToolHost,
+} from "./metrics/instrument-core.ts";
+import { instrumentStore } from "./metrics/instrument-store.ts";
+import { createMetrics, type Metrics } from "./metrics/registry.ts";
 import { createGeminiPlanner } from "./planner/gemini-planner.ts";
 import type { Planner } from "./planner/planner.ts";
 import { createRulePlanner } from "./planner/rule-planner.ts";
 import { createThreadStore } from "./store/index.ts";
 import { createMcpHost } from "./tools/mcp-host.ts";
+import { traceAgent } from "./trace.ts";
 import type { ThreadStore, ToolHost } from "./types.ts";
 
 export interface Core {
@@ -22,6 +31,8 @@ export interface Core {
   tools: ToolHost;
   store: ThreadStore;
   planner: Planner;
+  /** The Prometheus metrics the decorated seams feed (served at /metrics by the HTTP server). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -29,6 +40,8 @@ export interface CoreOverrides {
   store?: ThreadStore;
   tools?: ToolHost;
   clock?: () => Date;
+  /** Metrics to feed; by default a registry without process metrics (the CLI). */
+  metrics?: Metrics;
 }
 
 /** JGRANTS_NOW: a fixed clock for tests and demos. */
@@ -43,18 +56,32 @@ export async function createCore(
   logger: Logger,
   overrides: CoreOverrides = {},
 ): Promise<Core> {
-  const store = overrides.store ?? (await createThreadStore(config.store, { logger }));
-  const tools = overrides.tools ?? createMcpHost({ config: config.mcp, jgrants: config.jgrants, logger });
-  const rulePlanner = createRulePlanner({ detailTopN: config.agent.detailTopN });
-  const template = createTemplateAnswerer();
+  // Every seam is wrapped by a measuring decorator; the agent also runs each turn inside a trace.
+  const metrics = overrides.metrics ?? createMetrics({ processMetrics: false });
+  const store = instrumentStore(
+    overrides.store ?? (await createThreadStore(config.store, { logger })),
+    metrics,
+  );
+  const tools = instrumentToolHost(
+    overrides.tools ?? createMcpHost({ config: config.mcp, jgrants: config.jgrants, logger }),
+    metrics,
+  );
+  const rulePlanner = instrumentPlanner(createRulePlanner({ detailTopN: config.agent.detailTopN }), metrics);
+  const template = instrumentAnswerer(createTemplateAnswerer(), metrics);
   let planner: Planner = rulePlanner;
   let answerer: Answerer = template;
   if (config.gemini) {
     const systemPrompt = loadSystemPrompt();
-    planner = createGeminiPlanner({ config: config.gemini, systemPrompt, logger });
-    answerer = createGeminiAnswerer({ config: config.gemini, systemPrompt, logger });
+    planner = instrumentPlanner(
+      createGeminiPlanner({ config: config.gemini, systemPrompt, logger }),
+      metrics,
+    );
+    answerer = instrumentAnswerer(
+      createGeminiAnswerer({ config: config.gemini, systemPrompt, logger }),
+      metrics,
+    );
   }
-  const agent = createAgent({
+  const inner = createAgent({
     planner,
     fallbackPlanner: rulePlanner,
     answerer,
@@ -65,11 +92,13 @@ export async function createCore(
     logger,
     clock: overrides.clock ?? (config.jgrants.now ? pinnedClock(config.jgrants.now) : undefined),
   });
+  const agent = traceAgent(instrumentAgent(inner, metrics));
   return {
     agent,
     tools,
     store,
     planner,
+    metrics,
     async close() {
       await Promise.allSettled([tools.close(), store.close()]);
     },

@@ -40,6 +40,7 @@ export const envSchema = z.object({
   PORT: int("PORT", 0, 65535).default(3000),
   API_TOKEN: z.string().min(16, "API_TOKEN must be at least 16 characters").optional(),
   ALLOWED_HOSTS: list.optional(),
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
 
   JGRANTS_SOURCE: z
     .enum(["live", "snapshot", "auto"], { error: "JGRANTS_SOURCE must be live, snapshot or auto" })
@@ -112,7 +113,13 @@ export const configKeys = Object.keys(envSchema.shape) as Array<keyof Env>;
 export function buildConfig(env: Env, rawEnv: Record<string, string | undefined> = {}) {
   return {
     logLevel: env.LOG_LEVEL,
-    http: { host: env.HOST, port: env.PORT, apiToken: env.API_TOKEN, allowedHosts: env.ALLOWED_HOSTS ?? [] },
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      apiToken: env.API_TOKEN,
+      allowedHosts: env.ALLOWED_HOSTS ?? [],
+      metricsToken: env.METRICS_TOKEN,
+    },
     jgrants: {
       source: env.JGRANTS_SOURCE,
       apiUrl: env.JGRANTS_API_URL,

@@ -1,4 +1,5 @@
 import { type Logger, pino } from "pino";
+import { currentTraceId } from "./trace.ts";
 
 export type { Logger };
 
@@ -90,6 +91,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     {
       level: options.level ?? "info",
       base: { app: "subsidy-concierge" },
+      // Every line written while a turn runs carries its trace id (async context; see src/trace.ts).
+      mixin() {
+        const traceId = currentTraceId();
+        return traceId ? { traceId } : {};
+      },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       hooks: {
         logMethod(args, method) {

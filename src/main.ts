@@ -2,6 +2,7 @@
  * Composition root: config → logger → core (store, tools, planner/answerer, agent) → HTTP server →
  * adapters (web chat always; Slack and LINE when their keys are present). `npm start` runs this.
  */
+import { setMaxListeners } from "node:events";
 import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { createLineAdapter } from "../adapters/line/index.ts";
@@ -12,6 +13,7 @@ import { type Config, loadConfig } from "./config.ts";
 import { describeError } from "./errors.ts";
 import { createHttpApp, finishHttpApp, listen } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createMetrics } from "./metrics/registry.ts";
 import type { PlatformAdapter } from "./types.ts";
 
 /** How long stop() lets HTTP answers in progress finish before aborting them. */
@@ -31,9 +33,11 @@ export async function startApp(
   logger: Logger,
   overrides: CoreOverrides = {},
 ): Promise<RunningApp> {
-  const core = await createCore(config, logger, overrides);
+  const core = await createCore(config, logger, { metrics: createMetrics(), ...overrides });
   const adapters: PlatformAdapter[] = [];
   const shutdown = new AbortController();
+  // Every request in flight follows this signal (and lets go when it ends): many listeners are normal.
+  setMaxListeners(0, shutdown.signal);
   const app = createHttpApp({
     shutdownSignal: shutdown.signal,
     agent: core.agent,
@@ -42,6 +46,8 @@ export async function startApp(
     logger,
     apiToken: config.http.apiToken,
     allowedHosts: config.http.allowedHosts,
+    metrics: core.metrics,
+    metricsToken: config.http.metricsToken,
     llm: { mode: core.planner.mode, model: core.planner.model },
     components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
   });

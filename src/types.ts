@@ -197,6 +197,8 @@ export interface ReplyMeta {
   historyNotSaved?: boolean;
   /** How well a search answer fits (absent for help, cleared, error and details replies). */
   match?: MatchQuality;
+  /** The turn's trace id: on every log line of the turn, and shown to users in error replies (参照ID). */
+  traceId?: string;
 }
 
 /** What the agent returns for one turn. */

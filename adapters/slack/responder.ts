@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { progressText, STARTING_TEXT } from "../../src/agent/progress-text.ts";
 import { helpReply } from "../../src/agent/replies.ts";
 import type { Logger } from "../../src/logger.ts";
+import { currentTraceId, withTrace } from "../../src/trace.ts";
 import type { AgentLike, Reply } from "../../src/types.ts";
 import type { SlackInbound } from "./parse.ts";
 import { createStatusUpdater, type StatusUpdater } from "./progress.ts";
@@ -35,7 +36,10 @@ export interface ResponderDeps {
 export function createResponder(deps: ResponderDeps) {
   const { agent, calls, logger } = deps;
 
-  return async function respond(inbound: SlackInbound, signal: AbortSignal): Promise<void> {
+  // One trace per message: the agent's log lines and the apology's 参照ID are the same id.
+  return (inbound: SlackInbound, signal: AbortSignal) => withTrace(() => respond(inbound, signal));
+
+  async function respond(inbound: SlackInbound, signal: AbortSignal): Promise<void> {
     const target: SlackTarget = { channel: inbound.channel, threadTs: inbound.threadTs };
     const log = logger.child({ threadKey: inbound.turn.threadKey, eventId: inbound.turn.eventId });
     let statusTs: Promise<string | null> = Promise.resolve(null);
@@ -91,7 +95,7 @@ export function createResponder(deps: ResponderDeps) {
       await apologise(calls, log, target, error);
       await removeStatus().catch(() => undefined);
     }
-  };
+  }
 }
 
 /** Logs the failure with a new reference id and posts the apology carrying it in the thread. Never throws. */
@@ -101,7 +105,7 @@ export async function apologise(
   target: SlackTarget,
   error: unknown,
 ): Promise<void> {
-  const ref = randomUUID().slice(0, 8);
+  const ref = currentTraceId() ?? randomUUID().slice(0, 8);
   log.error({ ref, err: error }, "slack: answering failed");
   try {
     await calls.post(target, plainMessage(apologyText(ref)));

@@ -90,7 +90,12 @@ export function createAgent(deps: AgentDeps): Agent {
         logger.warn({ err: error }, "progress listener failed");
       }
     };
-    const text = turn.text.trim().slice(0, MAX_QUESTION_CHARS);
+    const trimmed = turn.text.trim();
+    // Cut by code points, so a long question never ends in half a surrogate pair.
+    const text =
+      trimmed.length > MAX_QUESTION_CHARS
+        ? Array.from(trimmed).slice(0, MAX_QUESTION_CHARS).join("")
+        : trimmed;
     if (!text) return helpReply(turn.threadKey, mode, model);
     let entered = false;
     try {

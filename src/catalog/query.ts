@@ -99,7 +99,7 @@ export function analyseQuery(question: string): Concept[] {
       if (alt.weight < 0.6) continue;
       for (const e of expand(alt.text)) {
         const weight = e.weight * alt.weight;
-        const cover = need.named ? Math.min(weight, 0.3) : Math.min(weight, alt.cover);
+        const cover = need.named || e.partial ? Math.min(weight, 0.3) : Math.min(weight, alt.cover);
         need.alternatives.push({ text: e.word, weight, cover });
       }
     }

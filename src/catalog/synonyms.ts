@@ -108,6 +108,8 @@ export interface Expansion {
   from: string;
   /** For phrases: how much the need they state counts (generic intents such as 「新しくしたい」 less). */
   needWeight: number;
+  /** True when it came from a word inside the user's word (「宇宙旅行」 → 旅行 → 観光): it meets the need less. */
+  partial?: boolean;
 }
 
 /** Domain neighbours: the canonical term, its spellings and synonyms (never the broader terms). */
@@ -129,8 +131,11 @@ export function phraseConcepts(folded: string): Expansion[] {
 export function expand(word: string): Expansion[] {
   const out: Expansion[] = [];
   const entry = domainTermOf(word);
-  if (entry)
-    for (const w of domainNeighbours(entry)) out.push({ word: w, weight: 0.5, from: word, needWeight: 1 });
+  const partial = entry ? !domainNeighbours(entry).includes(fold(word)) : false;
+  if (entry) {
+    for (const w of domainNeighbours(entry))
+      out.push({ word: w, weight: 0.5, from: word, needWeight: 1, partial });
+  }
   for (const w of sudachiSynonyms(word)) out.push({ word: w, weight: 0.35, from: word, needWeight: 1 });
   return out.filter((e) => e.word !== fold(word));
 }

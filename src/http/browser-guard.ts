@@ -7,35 +7,54 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { HttpError } from "./chat-request.ts";
+import { defaultPort, type HostPort, parseHost, parseOrigin } from "./host-header.ts";
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-/** The host name of a Host header or an Origin URL, lower-cased, without the port. */
-function hostName(value: string): string {
-  const host = value.includes("://") ? new URL(value).host : value;
-  return host.replace(/:\d+$/, "").toLowerCase();
-}
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export interface BrowserGuardOptions {
   /** Public host names the server is reached by (e.g. behind a reverse proxy). */
   allowedHosts: string[];
 }
 
-/** Refuses requests whose Host is not ours (DNS rebinding) or whose Origin is another site (CSRF). */
-export function browserGuard(options: BrowserGuardOptions) {
-  const allowed = new Set([...LOOPBACK_NAMES, ...options.allowedHosts.map((h) => h.toLowerCase())]);
+const FOREIGN_HOST = "このホスト名からの利用は許可されていません（ALLOWED_HOSTS を設定してください）。";
+
+/** Checks the Host header; returns the parsed host, or the error to answer with. */
+function checkHost(req: Request, allowed: ReadonlySet<string>): HostPort | HttpError {
+  const value = req.get("host");
+  if (!value) return new HttpError(400, "Host ヘッダーが必要です。");
+  const host = parseHost(value);
+  if (!host) return new HttpError(400, "Host ヘッダーの形式が正しくありません。");
+  return allowed.has(host.name) ? host : new HttpError(403, FOREIGN_HOST);
+}
+
+function allowedSet(options: BrowserGuardOptions): Set<string> {
+  return new Set([...LOOPBACK_NAMES, ...options.allowedHosts.map((h) => h.toLowerCase())]);
+}
+
+/** Refuses requests whose Host is not ours (DNS rebinding): GET /, /healthz, /tools, /metrics. */
+export function hostGuard(options: BrowserGuardOptions) {
+  const allowed = allowedSet(options);
   return (req: Request, _res: Response, next: NextFunction) => {
-    const host = req.get("host");
-    if (!host || !allowed.has(hostName(host))) {
-      return next(
-        new HttpError(
-          403,
-          "このホスト名からの利用は許可されていません（ALLOWED_HOSTS を設定してください）。",
-        ),
-      );
-    }
-    const origin = req.get("origin");
-    if (origin && origin !== "null" && hostName(origin) !== hostName(host)) {
+    const host = checkHost(req, allowed);
+    next(host instanceof HttpError ? host : undefined);
+  };
+}
+
+/**
+ * Refuses requests whose Host is not ours (DNS rebinding) or whose Origin is another site (CSRF). The
+ * origin is the scheme, the host and the port: another port on the same host is another site.
+ */
+export function browserGuard(options: BrowserGuardOptions) {
+  const allowed = allowedSet(options);
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const host = checkHost(req, allowed);
+    if (host instanceof HttpError) return next(host);
+    const value = req.get("origin");
+    if (value === undefined || value === "null") return next();
+    const origin = parseOrigin(value);
+    if (!origin) return next(new HttpError(400, "Origin ヘッダーの形式が正しくありません。"));
+    const port = (p: number | undefined) => p ?? defaultPort(origin.scheme);
+    if (origin.name !== host.name || port(origin.port) !== port(host.port)) {
       return next(new HttpError(403, "別のサイトからのリクエストは受け付けません。"));
     }
     next();

@@ -5,6 +5,7 @@ import { scopedSignal } from "../abort.ts";
 import type { Agent, ToolEvent } from "../agent/agent.ts";
 import { progressText } from "../agent/progress-text.ts";
 import type { Logger } from "../logger.ts";
+import { referenceSuffix, withTrace } from "../trace.ts";
 import type { ProgressEvent, Reply } from "../types.ts";
 import { browserGuard, requireJson, sameSecret } from "./browser-guard.ts";
 import { HttpError, MAX_BODY_BYTES, parseChatRequest } from "./chat-request.ts";
@@ -56,7 +57,8 @@ export function chatResponse(reply: Reply, threadId: string, agentName: string) 
 /** Mounts the chat routes with their own JSON parser (so adapter routes keep their raw bodies). */
 export function mountChatRoutes(app: Application, options: ChatRoutesOptions): void {
   const agentName = options.agentName ?? "subsidy-concierge";
-  const json = express.json({ limit: MAX_BODY_BYTES });
+  // Not strict: `null`, `42` or `"text"` reach parseChatRequest, which says the body must be an object.
+  const json = express.json({ limit: MAX_BODY_BYTES, strict: false });
   const guard = browserGuard({ allowedHosts: options.allowedHosts ?? [] });
   const auth = (req: Request, _res: Response, next: NextFunction) => {
     if (!options.apiToken) return next();
@@ -69,9 +71,14 @@ export function mountChatRoutes(app: Application, options: ChatRoutesOptions): v
   app.post("/chat", guard, auth, requireJson, json, async (req, res, next) => {
     try {
       const { message, threadId } = parseChatRequest(req.body);
-      const reply = await options.agent.handle(
-        { threadKey: `web:${threadId}`, platform: "http", userId: "http", text: message },
-        { signal: turnSignal(res, options.shutdownSignal) },
+      // The body parser's callbacks lose the request's async context: the turn re-enters its trace.
+      const reply = await withTrace(
+        () =>
+          options.agent.handle(
+            { threadKey: `web:${threadId}`, platform: "http", userId: "http", text: message },
+            { signal: turnSignal(res, options.shutdownSignal) },
+          ),
+        res.locals.traceId,
       );
       res.json(chatResponse(reply, threadId, agentName));
     } catch (error) {
@@ -99,25 +106,33 @@ export function mountChatRoutes(app: Application, options: ChatRoutesOptions): v
     };
     const signal = turnSignal(res, options.shutdownSignal);
     const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
+    const traceId: string = res.locals.traceId;
     try {
-      const reply = await options.agent.handle(
-        { threadKey: `web:${threadId}`, platform: "web", userId: "web", text: message },
-        {
-          signal,
-          onProgress: (event: ProgressEvent) => {
-            const text = progressText(event);
-            send("progress", text ? { ...event, text } : event);
-          },
-          onToolEvent: (event: ToolEvent) => {
-            const { phase, ...rest } = event;
-            send("tool", { phase, ...rest });
-          },
-        },
+      const reply = await withTrace(
+        () =>
+          options.agent.handle(
+            { threadKey: `web:${threadId}`, platform: "web", userId: "web", text: message },
+            {
+              signal,
+              onProgress: (event: ProgressEvent) => {
+                const text = progressText(event);
+                send("progress", text ? { ...event, text } : event);
+              },
+              onToolEvent: (event: ToolEvent) => {
+                const { phase, ...rest } = event;
+                send("tool", { phase, ...rest });
+              },
+            },
+          ),
+        traceId,
       );
       send("reply", chatResponse(reply, threadId, agentName));
     } catch (error) {
-      options.logger.error({ err: error }, "chat stream failed");
-      send("error", { error: "回答の作成中に問題が起きました。もう一度お試しください。" });
+      withTrace(() => options.logger.error({ err: error }, "chat stream failed"), traceId);
+      send("error", {
+        error: `回答の作成中に問題が起きました。もう一度お試しください。${referenceSuffix(traceId)}`,
+        traceId,
+      });
     } finally {
       clearInterval(heartbeat);
       res.end();

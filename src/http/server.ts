@@ -6,9 +6,13 @@ import type { Server } from "node:http";
 import express, { type Application, type NextFunction, type Request, type Response } from "express";
 import type { Agent } from "../agent/agent.ts";
 import type { Logger } from "../logger.ts";
+import type { Metrics } from "../metrics/registry.ts";
+import { newTraceId, referenceSuffix, withTrace } from "../trace.ts";
 import type { ThreadStore, ToolHost } from "../types.ts";
+import { hostGuard } from "./browser-guard.ts";
 import { HttpError } from "./chat-request.ts";
 import { mountChatRoutes } from "./chat-routes.ts";
+import { mountMetrics } from "./metrics-route.ts";
 
 export interface HttpAppDeps {
   agent: Agent;
@@ -22,6 +26,10 @@ export interface HttpAppDeps {
   shutdownSignal?: AbortSignal;
   /** Describes the planner for /healthz, e.g. { mode: "offline", model: null }. */
   llm: { mode: string; model: string | null };
+  /** Served at GET /metrics when given. */
+  metrics?: Metrics;
+  /** Bearer token required on /metrics, when set. */
+  metricsToken?: string;
   /** Other components to report in /healthz (adapters). */
   components?: () => Record<string, { ok: boolean; detail?: string }>;
 }
@@ -29,10 +37,24 @@ export interface HttpAppDeps {
 /** Essential MCP servers: /healthz answers 503 when one of them is failing. */
 const ESSENTIAL_SERVERS = new Set(["jgrants"]);
 
+/** Paths that apply the Host check although they change nothing: the web chat page and the status routes. */
+const HOST_CHECKED = new Set(["/", "/index.html", "/healthz", "/tools", "/metrics"]);
+const isHostChecked = (path: string) => HOST_CHECKED.has(path) || path.startsWith("/web/");
+
 /** Builds the Express app with the core routes. Call `finishHttpApp` after mounting adapter routes. */
 export function createHttpApp(deps: HttpAppDeps): Application {
   const app = express();
   app.disable("x-powered-by");
+  // One trace id per request: on its log lines, in X-Request-Id, and as the 参照ID of a 500.
+  app.use((_req, res, next) => {
+    const traceId = newTraceId();
+    res.locals.traceId = traceId;
+    res.setHeader("X-Request-Id", traceId);
+    withTrace(() => next(), traceId);
+  });
+  // The read-only pages answer only to our own host names too (DNS rebinding could read them otherwise).
+  const hosts = hostGuard({ allowedHosts: deps.allowedHosts ?? [] });
+  app.use((req, res, next) => (isHostChecked(req.path) ? hosts(req, res, next) : next()));
 
   app.get("/healthz", async (_req, res) => {
     const store = await deps.store.health().catch((error: unknown) => ({
@@ -71,6 +93,7 @@ export function createHttpApp(deps: HttpAppDeps): Application {
     });
   });
 
+  if (deps.metrics) mountMetrics(app, deps.metrics, deps.metricsToken);
   mountChatRoutes(app, {
     agent: deps.agent,
     logger: deps.logger,
@@ -87,6 +110,7 @@ export function finishHttpApp(app: Application, logger: Logger): void {
     res.status(404).json({ error: "見つかりません（Not Found）。" });
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const traceId = typeof res.locals.traceId === "string" ? res.locals.traceId : newTraceId();
     const err = error as { status?: number; type?: string; message?: string };
     if (error instanceof HttpError) return void res.status(error.status).json({ error: error.message });
     if (err.type === "entity.parse.failed") {
@@ -100,8 +124,8 @@ export function finishHttpApp(app: Application, logger: Logger): void {
     if (typeof err.status === "number" && err.status >= 400 && err.status < 500) {
       return void res.status(err.status).json({ error: err.message ?? "リクエストが正しくありません。" });
     }
-    logger.error({ err: error }, "unhandled HTTP error");
-    res.status(500).json({ error: "サーバー内部でエラーが発生しました。" });
+    withTrace(() => logger.error({ err: error }, "unhandled HTTP error"), traceId);
+    res.status(500).json({ error: `サーバー内部でエラーが発生しました。${referenceSuffix(traceId)}` });
   });
 }
 

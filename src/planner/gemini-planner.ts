@@ -154,5 +154,8 @@ function toolsFor(input: PlanInput): ToolInfo[] {
   const onlyEmptySearches =
     calls.length > 0 &&
     calls.every((c) => c.call.tool === "search_subsidies" && (c.isError || c.hitCount === 0));
-  return onlyEmptySearches ? input.tools.filter((t) => t.name === "search_subsidies") : input.tools;
+  // With the ranked tool, the literal search is never the better choice: offer one search, not two.
+  const ranked = input.tools.some((t) => t.name === "find_subsidies");
+  const tools = ranked ? input.tools.filter((t) => t.name !== "search_subsidies") : input.tools;
+  return onlyEmptySearches ? tools.filter((t) => /search|find_subsidies/.test(t.name)) : tools;
 }

@@ -29,7 +29,8 @@ export async function createRedisBackend(options: RedisBackendOptions): Promise<
     commandOptions: { timeout: options.commandTimeoutMs ?? 5_000 },
     socket: {
       connectTimeout: 3_000,
-      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
+      // Capped at 500 ms so that turns recover within a second or so of Redis coming back.
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 500),
     },
   });
   // One log line per outage, not one per reconnect attempt.
@@ -38,9 +39,11 @@ export async function createRedisBackend(options: RedisBackendOptions): Promise<
     if (!down) logger.error({ err: error }, "Redis connection lost; retrying");
     down = true;
   });
+  let onReady = () => {};
   client.on("ready", () => {
     if (down) logger.info("Redis connection restored");
     down = false;
+    onReady();
   });
   const connecting = client.connect().catch(() => undefined);
   let waitTimer: NodeJS.Timeout | undefined;
@@ -63,6 +66,8 @@ export async function createRedisBackend(options: RedisBackendOptions): Promise<
     logger,
     fallback: createLocalLock(options.lockWaitMs),
   });
+  // After a reconnect, held locks are re-validated and stale ones given back at once (AOF keeps them).
+  onReady = () => void lock.recover();
 
   return {
     name: "redis",
@@ -76,6 +81,7 @@ export async function createRedisBackend(options: RedisBackendOptions): Promise<
       await client.ping();
     },
     async close() {
+      lock.close();
       // close() waits for pending replies; while Redis is away there are none worth waiting for.
       if (client.isReady) await client.close().catch(() => undefined);
       if (client.isOpen) client.destroy();

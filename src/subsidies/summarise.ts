@@ -32,7 +32,7 @@ export function summariseCall(call: ToolCall, result: ToolResult, now: Date): Ca
   if (result.isError || error !== null) {
     return { call, isError: true, summary: `エラー: ${sanitiseForPlanner(error ?? "unknown error", 300)}` };
   }
-  const search = call.tool.includes("search") ? readSearchResult(result.data, now) : null;
+  const search = /search|find_subsidies/.test(call.tool) ? readSearchResult(result.data, now) : null;
   if (search) {
     const shown = search.subsidies.slice(0, TITLES_SHOWN).map((s) => {
       const status = s.status === "受付中" ? "" : `${s.status}、`;

@@ -26,6 +26,8 @@ function setup(steps: ScriptedStep[], limits = {}, tools = createSnapshotTools()
     tools,
     store,
     limits,
+    // The snapshot's date (JGRANTS_NOW in the app): status and windows are judged on this clock.
+    clock: () => new Date("2026-08-22T12:00:00+09:00"),
   });
   return { agent, planner, fallback, tools, store };
 }
@@ -207,17 +209,20 @@ describe("agent loop (scripted planner)", () => {
     expect(JSON.stringify(second.rounds)).not.toMatch(/<[a-z]+[ >]/i);
   });
 
-  it("tool errors become results the planner sees, and the user still gets an answer", async () => {
+  it("tool errors become results the planner sees; a failed search is an error reply, never 'no results'", async () => {
     const tools = createSnapshotTools({ failTools: ["search_subsidies"] });
-    const { agent, planner } = setup(
+    const { agent, planner, store } = setup(
       [{ calls: [searchCall("事業承継")] }, { calls: [], done: true }],
       {},
       tools,
     );
     const reply = await agent.handle(turn("質問"));
     expect(planner.inputs[1]!.rounds[0]!.calls[0]).toMatchObject({ isError: true });
-    expect(reply.kind).toBe("answer");
-    expect(reply.notes.join()).toContain("取得に失敗");
+    expect(reply.kind).toBe("error");
+    expect(reply.text).toContain("検索に失敗しました");
+    expect(reply.text).not.toContain("見つかりませんでした");
+    // Not remembered as a zero-hit turn.
+    expect(await store.load("test:loop")).toEqual([]);
   });
 
   it("records the turn (question, subsidies in order, conditions) in the thread's history", async () => {

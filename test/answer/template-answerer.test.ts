@@ -112,9 +112,11 @@ describe("createTemplateAnswerer", () => {
       totalCount: 0,
       conditions: { keywords: ["IT導入"], area: "東京都" },
     });
-    expect(text).toContain("「IT導入」（東京都）に合う補助金は見つかりませんでした。");
+    expect(text).toContain(
+      "「IT導入」（東京都）で探しましたが、ご質問にはっきり合う受付中の補助金は見つかりませんでした。",
+    );
     expect(text).toContain("「DX」");
-    expect(text).toContain("条件を外して");
+    expect(text).toContain("条件を広げて");
     expect(text).toContain("※ 2026-08-22時点のデータです。");
     expect(text).toContain("出典: Jグランツ");
   });

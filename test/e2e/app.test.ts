@@ -19,6 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), "sc-e2e-"));
 const env = {
   PORT: "0",
   JGRANTS_SOURCE: "snapshot",
+  JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
   SQLITE_PATH: join(dir, "threads.sqlite"),
   MCP_HEARTBEAT_MS: "0",
 };
@@ -86,10 +87,11 @@ describe("the keyless app end to end", () => {
     expect(second.answer).toContain(two.title);
 
     const osaka = await chat("大阪府なら？", "e2e-1");
-    const searches = osaka.plan.filter((p: { tool: string }) => p.tool === "search_subsidies");
+    const searches = osaka.plan.filter((p: { tool: string }) => p.tool === "find_subsidies");
     expect(searches.length).toBeGreaterThan(0);
-    expect(searches[0].args.target_area_search).toContain("大阪府");
-    expect(searches[0].args.keyword).toBe(first.plan[0].args.keyword);
+    // The thread's need, now in 大阪府 (the ranked search applies the 全国 rule itself).
+    expect(searches[0].args.area).toBe("大阪府");
+    expect(searches[0].args.query).toBe(first.plan[0].args.query);
   });
 
   it("re-sorts the previous results by deadline on request", async () => {

@@ -14,6 +14,7 @@ import { spawnTsx } from "./support/app-process.ts";
 const dir = mkdtempSync(join(tmpdir(), "sc-cli-e2e-"));
 const env = {
   JGRANTS_SOURCE: "snapshot",
+  JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
   SQLITE_PATH: join(dir, "threads.sqlite"),
   MCP_HEARTBEAT_MS: "0",
   LOG_LEVEL: "info",
@@ -65,7 +66,7 @@ describe("the ask CLI", () => {
     expect(reply.kind).toBe("answer");
     expect(typeof reply.answer).toBe("string");
     expect(reply.answer).toContain(reply.subsidies[0].title);
-    expect(reply.plan[0]).toMatchObject({ server: "jgrants", tool: "search_subsidies" });
+    expect(reply.plan[0]).toMatchObject({ server: "jgrants", tool: "find_subsidies" });
     expect(reply.plan[0].reason).toBeTruthy();
     expect(reply.subsidies.length).toBeGreaterThan(0);
     expect(reply.subsidies[0]).toHaveProperty("maxAmountText");

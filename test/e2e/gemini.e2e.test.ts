@@ -34,6 +34,7 @@ beforeAll(async () => {
     GEMINI_BASE_URL: fake.url,
     GEMINI_MAX_RETRIES: "1",
     JGRANTS_SOURCE: "snapshot",
+    JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
     STORE_BACKEND: "memory",
     MCP_HEARTBEAT_MS: "0",
   });
@@ -66,13 +67,13 @@ describe("Gemini mode through POST /chat", () => {
     expect(first._meta.degraded).toBeUndefined();
     expect(first.plan[0]).toMatchObject({
       server: "jgrants",
-      tool: "search_subsidies",
-      args: { keyword: "事業承継" },
+      tool: "find_subsidies",
+      args: { query: "事業承継に使える補助金を教えて" },
       reason: "「事業承継」に関する補助金を探すため",
     });
     expect(fake.requests.map((r) => r.stream)).toEqual([false, true]);
     expect(fake.requests[0]?.headers["x-goog-api-key"]).toBe("test-key");
-    expect(fake.requests[0]?.functionNames).toContain("jgrants__search_subsidies");
+    expect(fake.requests[0]?.functionNames).toContain("jgrants__find_subsidies");
 
     expect(first.subsidies.length).toBeGreaterThan(1);
     // The model's prose is there, and so is every fact line rendered from the data, after it.
@@ -115,7 +116,7 @@ describe("Gemini mode through POST /chat", () => {
     expect(fake.requests.length).toBeLessThanOrEqual(2);
     expect(reply.kind).toBe("answer");
     expect(reply.subsidies.length).toBeGreaterThan(0);
-    expect(reply.plan[0]).toMatchObject({ tool: "search_subsidies" });
+    expect(reply.plan[0]).toMatchObject({ tool: "find_subsidies" });
     expect(reply._meta.degraded).toEqual(expect.any(String));
     expect(reply._meta.mode).toBe("offline");
     const note = "AI（Gemini）が応答しなかったため、簡易検索でお答えしています。";
@@ -127,7 +128,7 @@ describe("Gemini mode through POST /chat", () => {
   it("keeps the plan but uses the template when only the answer request fails", async () => {
     outage = { reply: { error: 500 }, only: "answer" };
     const reply = await postChat(app.url, "事業承継に使える補助金を教えて", "gemini-answer-down");
-    expect(reply.plan[0]).toMatchObject({ args: { keyword: "事業承継" } });
+    expect(reply.plan[0]).toMatchObject({ args: { query: "事業承継に使える補助金を教えて" } });
     expect(reply._meta.degraded).toEqual(expect.any(String));
     expect(reply.subsidies.length).toBeGreaterThan(0);
     expect(reply.answer).toContain(amountLine(reply.subsidies[0]));

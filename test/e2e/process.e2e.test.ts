@@ -31,13 +31,14 @@ writeFileSync(
       jgrants_stdio: {
         command: process.execPath,
         args: ["--import", "tsx", "src/mcp-servers/jgrants/cli.ts", "--stdio", "--source", "snapshot"],
-        env: { JGRANTS_SOURCE: "snapshot", LOG_LEVEL: "silent" },
+        env: { JGRANTS_SOURCE: "snapshot", JGRANTS_NOW: "2026-08-22T12:00:00+09:00", LOG_LEVEL: "silent" },
       },
     },
   }),
 );
 const baseEnv = {
   JGRANTS_SOURCE: "snapshot",
+  JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
   SQLITE_PATH: sqlitePath,
   MCP_CONFIG: mcpConfig,
   MCP_HEARTBEAT_MS: "0",
@@ -123,6 +124,7 @@ describe("npm start as a process", () => {
     const port = await closedPort();
     const app = await start({
       JGRANTS_SOURCE: "auto",
+      JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
       JGRANTS_API_URL: `http://127.0.0.1:${port}/exp`,
       SQLITE_PATH: join(dir, "auto.sqlite"),
       MCP_HEARTBEAT_MS: "0",
@@ -131,7 +133,9 @@ describe("npm start as a process", () => {
     expect(reply.kind).toBe("answer");
     expect(reply.subsidies.length).toBeGreaterThan(0);
     expect(reply.subsidies[0].source.mode).toBe("snapshot");
-    const note = "Jグランツに接続できなかったため、収録済みのデータで検索しました。";
+    // The ranked search runs over the bundled catalog until a live catalog is synced; the answer says so.
+    const note =
+      "2026-08-22時点のデータ（オフラインの収録データ）です。最新の情報はJグランツでご確認ください。";
     expect(reply.notes).toContain(note);
     expect(reply.answer).toContain(note);
     expect(await app.terminate(15_000)).toBe(0);

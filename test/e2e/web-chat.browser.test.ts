@@ -75,7 +75,7 @@ describe.skipIf(!chromiumAvailable())("web chat against the real app", () => {
     expect(await rows.count()).toBe(first.plan.length);
     const firstRow = (await rows.nth(0).textContent()) ?? "";
     expect(firstRow).toContain(`${first.plan[0]!.server} / ${first.plan[0]!.tool}`);
-    expect(firstRow).toContain(`keyword: "${String(first.plan[0]!.args.keyword)}"`);
+    expect(firstRow).toContain(`query: "${String(first.plan[0]!.args.query)}"`);
     expect(await bot.locator(".tool-row.pending").count()).toBe(0);
 
     expect(await cardFacts(page, 0)).toEqual(first.subsidies.map(expectedFacts));

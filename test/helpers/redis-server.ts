@@ -54,13 +54,26 @@ function waitForExit(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-/** Starts redis-server on a free port; resolves once it accepts connections. */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /** Persist with an append-only file (fsync on every write) in this directory; restart on the same port to reload it. */
+  aofDir?: string;
+}
+
+/** Starts redis-server on a free port (or the given one); resolves once it accepts connections. */
+export async function startRedisServer(
+  port?: number,
+  options: RedisServerOptions = {},
+): Promise<RedisServer> {
   const chosen = port ?? (await freePort());
+  const persistence = options.aofDir
+    ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.aofDir]
+    : ["--appendonly", "no"];
   const child = spawn(
     BINARY,
-    ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", ...persistence],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
   );
   // If the test process ends without calling stop(), do not leave the server behind.
   const reap = () => child.kill("SIGKILL");

@@ -80,9 +80,13 @@ describe("rule planner on the snapshot server", () => {
     for (const c of rounds.flatMap((r) => r.calls)) expect(c.isError).toBe(false);
   });
 
-  it("ends politely with done when nothing at all matches", async () => {
+  it("ends politely with done when nothing fits, and the server says the fit is not good", async () => {
     const { rounds, last } = await run("ゾンビ対策のクワガタ");
     expect(last).toMatchObject({ done: true, calls: [] });
-    expect(hitsOf(rounds)).toBe(0);
+    expect(rounds).toHaveLength(1);
+    const call = rounds[0]!.calls[0]!.call;
+    const r = await client.callTool({ name: call.tool, arguments: call.args });
+    expect((r.structuredContent as { match: string }).match).not.toBe("good");
+    expect(hitsOf(rounds)).toBeLessThanOrEqual(3);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { embeddedIPv4 } from "./embedded-ipv4.ts";
 
 /** Maps a host name to its addresses (tests inject a stub; no test reaches real DNS). */
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -31,14 +32,25 @@ export class ForbiddenAddressError extends Error {
 /** Why an address is refused, or undefined when it is a public unicast address (or explicitly allowed). */
 export function refusalReason(address: string, allow: ReadonlySet<string> = new Set()): string | undefined {
   if (!ipaddr.isValid(address)) return `not an IP address: ${address}`;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv4") return judge(parsed, allow);
+  const v6 = parsed as ipaddr.IPv6;
+  const inner = embeddedIPv4(v6);
+  if (inner.length === 0 || allow.has(v6.toString())) return judge(v6, allow);
+  // An IPv6 form that carries an IPv4 address (mapped, compatible, NAT64, 6to4, Teredo) is that address.
+  for (const v4 of inner) {
+    const reason = judge(v4, allow);
+    if (reason) return `${reason} (embedded in ${v6.toString()})`;
   }
-  const normalized = parsed.toString();
+  return undefined;
+}
+
+/** Judges one address by itself: metadata, the allow list, then its range. */
+function judge(address: ipaddr.IPv4 | ipaddr.IPv6, allow: ReadonlySet<string>): string | undefined {
+  const normalized = address.toString();
   if (METADATA_ADDRESSES.has(normalized)) return `cloud metadata address ${normalized}`;
   if (allow.has(normalized)) return undefined;
-  const range = parsed.range();
+  const range = address.range();
   return range === "unicast" ? undefined : `${range} address ${normalized}`;
 }
 

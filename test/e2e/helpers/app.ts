@@ -36,6 +36,7 @@ export function appEnv(sqlitePath: string, keys: PlatformKeys): Record<string, s
     HOST: "127.0.0.1",
     PORT: "0",
     JGRANTS_SOURCE: "snapshot",
+    JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
     SQLITE_PATH: sqlitePath,
     MCP_HEARTBEAT_MS: "0",
     SLACK_BOT_TOKEN: "xoxb-e2e-bot-token",

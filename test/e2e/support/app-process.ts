@@ -26,9 +26,10 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? REPO_ROOT, ...env };
 }
 
-/** Spawns a node script from the repo root with tsx, in a new process group. */
+/** Spawns a node script from the repo root (with tsx for TypeScript), in a new process group. */
 export function spawnTsx(script: string, args: string[], env: Record<string, string>) {
-  return spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
+  return spawn(process.execPath, [...loader, script, ...args], {
     cwd: REPO_ROOT,
     env: childEnv(env),
     detached: true,
@@ -36,9 +37,13 @@ export function spawnTsx(script: string, args: string[], env: Record<string, str
   });
 }
 
-/** Starts src/main.ts and waits for its listening line (or its early exit, which fails). */
-export async function startAppProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<AppProcess> {
-  const child = spawnTsx("src/main.ts", [], { LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: "0", ...env });
+/** Starts src/main.ts (or a built main.js) and waits for its listening line (or its early exit, which fails). */
+export async function startAppProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  script = "src/main.ts",
+): Promise<AppProcess> {
+  const child = spawnTsx(script, [], { LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: "0", ...env });
   let out = "";
   let err = "";
   child.stdout.on("data", (chunk: Buffer) => {

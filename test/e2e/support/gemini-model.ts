@@ -45,10 +45,13 @@ export function modelReply(request: RecordedRequest, script: ModelScript): FakeG
       ],
     };
   }
+  // The ranked search takes the user's need as it was asked.
   return {
-    functionCalls: script.keywords.map((keyword) => ({
-      name: "jgrants__search_subsidies",
-      args: { keyword, reason: `「${keyword}」に関する補助金を探すため` },
-    })),
+    functionCalls: [
+      {
+        name: "jgrants__find_subsidies",
+        args: { query: question, reason: `「${script.keywords.join("・")}」に関する補助金を探すため` },
+      },
+    ],
   };
 }

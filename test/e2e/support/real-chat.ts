@@ -35,6 +35,7 @@ export function useRealChat(): RealChat {
     const config = loadConfig({
       PORT: "0",
       JGRANTS_SOURCE: "snapshot",
+      JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
       SQLITE_PATH: join(dir, "threads.sqlite"),
       MCP_HEARTBEAT_MS: "0",
     });

@@ -153,10 +153,14 @@ describe("snapshot search semantics", () => {
     expect(ids(await early.search(params({ acceptance: 1 })))).toEqual(["DDD", "EEE"]);
   });
 
-  it("defaults the clock to the snapshot's as_of day and says so in data_source", async () => {
+  it("judges 'open now' on the real date by default; the snapshot's as_of is only a label", async () => {
     const plain = createSnapshotSource({ path });
     const result = await plain.search(params({ acceptance: 1 }));
-    expect(ids(result)).toEqual(["EEE", "AAA", "BBB"]);
+    const pinned = await createSnapshotSource({ path, now: () => new Date() }).search(
+      params({ acceptance: 1 }),
+    );
+    expect(ids(result)).toEqual(ids(pinned));
+    expect(ids(result)).not.toEqual(["EEE", "AAA", "BBB"]);
     expect(result.data_source).toEqual({ mode: "snapshot", as_of: "2026-08-22" });
   });
 

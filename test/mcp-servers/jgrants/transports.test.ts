@@ -12,7 +12,12 @@ import { createJgrantsSource } from "../../../src/mcp-servers/jgrants/source.ts"
 import { callJson, connectInMemory, jgrantsConfig } from "./helpers.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const env = { ...process.env, JGRANTS_SOURCE: "snapshot", LOG_LEVEL: "info" } as Record<string, string>;
+const env = {
+  ...process.env,
+  JGRANTS_SOURCE: "snapshot",
+  JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
+  LOG_LEVEL: "info",
+} as Record<string, string>;
 
 describe("in-memory transport", () => {
   it("answers a real Client", async () => {
@@ -48,7 +53,7 @@ describe("Streamable HTTP at /mcp", () => {
     expect(ta.sessionId).not.toBe(tb.sessionId);
     const result = await callJson(a, "search_subsidies", { keyword: "補助金", limit: 1 });
     expect(result.subsidies).toHaveLength(1);
-    expect((await b.listTools()).tools).toHaveLength(5);
+    expect((await b.listTools()).tools).toHaveLength(6);
     await ta.terminateSession();
     await a.close();
     await b.close();
