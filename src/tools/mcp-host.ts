@@ -12,7 +12,7 @@ import { createBuiltinServer } from "./builtins.ts";
 import { isAbort, isTimeout } from "./failure.ts";
 import type { McpServerConfig, McpServersConfig } from "./mcp-config.ts";
 import { openSession } from "./mcp-session.ts";
-import { type ConnectionTiming, ServerConnection } from "./server-connection.ts";
+import { type ConnectionTiming, type EnsureMode, ServerConnection } from "./server-connection.ts";
 import { resolveServers } from "./server-list.ts";
 import { ArgumentValidator, isToolAllowed, toToolInfo } from "./tool-catalog.ts";
 import { errorResult, toToolResult } from "./tool-result.ts";
@@ -48,6 +48,7 @@ const DEFAULT_TIMING: McpHostTiming = {
   listTimeoutMs: 15_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
+  demandRetryMs: 1_000,
   random: Math.random,
 };
 
@@ -99,10 +100,10 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     connections.set(server.name, connection);
   }
 
-  async function toolsOf(name: string, signal?: AbortSignal, force = false): Promise<Tool[]> {
+  async function toolsOf(name: string, signal?: AbortSignal, mode: EnsureMode = "list"): Promise<Tool[]> {
     const connection = connections.get(name)!;
     const server = servers[name]!;
-    const tools = (await connection.listTools(signal, force)).filter((tool) =>
+    const tools = (await connection.listTools(signal, mode)).filter((tool) =>
       isToolAllowed(server, tool.name),
     );
     toolCounts.set(name, tools.length);
@@ -156,10 +157,10 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     const { signal } = scope;
     const label = `${serverName}/${toolName}`;
     try {
-      let tools = await toolsOf(serverName, signal, true);
+      let tools = await toolsOf(serverName, signal, "call");
       if (!tools.some((t) => t.name === toolName)) {
         connection.invalidateTools();
-        tools = await toolsOf(serverName, signal, true);
+        tools = await toolsOf(serverName, signal, "call");
       }
       const tool = tools.find((t) => t.name === toolName);
       if (!tool) {
