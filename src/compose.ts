@@ -14,7 +14,7 @@ import { createGeminiPlanner } from "./planner/gemini-planner.ts";
 import type { Planner } from "./planner/planner.ts";
 import { createRulePlanner } from "./planner/rule-planner.ts";
 import { createThreadStore } from "./store/index.ts";
-import { createMcpHost } from "./tools/mcp-host.ts";
+import { createManagedHost, type ManagedHost } from "./tools/managed-host.ts";
 import type { ThreadStore, ToolHost } from "./types.ts";
 
 export interface Core {
@@ -22,6 +22,8 @@ export interface Core {
   tools: ToolHost;
   store: ThreadStore;
   planner: Planner;
+  /** The MCP host and its server registry (absent when a test passes its own ToolHost). */
+  mcp?: ManagedHost;
   close(): Promise<void>;
 }
 
@@ -38,7 +40,11 @@ export async function createCore(
   overrides: CoreOverrides = {},
 ): Promise<Core> {
   const store = overrides.store ?? (await createThreadStore(config.store, { logger }));
-  const tools = overrides.tools ?? createMcpHost({ config: config.mcp, jgrants: config.jgrants, logger });
+  // The MCP host follows the server registry (mcp.json plus servers added at runtime, in the store).
+  const mcp = overrides.tools
+    ? undefined
+    : await createManagedHost(config, { records: "records" in store ? store.records : undefined, logger });
+  const tools = overrides.tools ?? mcp!.host;
   const rulePlanner = createRulePlanner({ detailTopN: config.agent.detailTopN });
   const template = createTemplateAnswerer();
   let planner: Planner = rulePlanner;
@@ -64,8 +70,9 @@ export async function createCore(
     tools,
     store,
     planner,
+    mcp,
     async close() {
-      await Promise.allSettled([tools.close(), store.close()]);
+      await Promise.allSettled([mcp ? mcp.close() : tools.close(), store.close()]);
     },
   };
 }

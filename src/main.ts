@@ -6,10 +6,12 @@ import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { createLineAdapter } from "../adapters/line/index.ts";
 import { createSlackAdapter } from "../adapters/slack/index.ts";
+import { mountAdminPage } from "../adapters/web/admin.ts";
 import { mountWebChat } from "../adapters/web/index.ts";
 import { type Core, type CoreOverrides, createCore } from "./compose.ts";
 import { type Config, loadConfig } from "./config.ts";
 import { describeError } from "./errors.ts";
+import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp, finishHttpApp, listen } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import type { PlatformAdapter } from "./types.ts";
@@ -46,6 +48,11 @@ export async function startApp(
     components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
   });
   mountWebChat(app);
+  if (core.mcp && config.admin.tokens.length > 0) {
+    const { tokens } = config.admin;
+    mountAdminRoutes(app, { mcp: core.mcp, tokens, allowedHosts: config.http.allowedHosts, logger });
+    mountAdminPage(app);
+  }
   if (config.slack) {
     adapters.push(createSlackAdapter(config.slack, { agent: core.agent, store: core.store, logger, app }));
   }

@@ -34,6 +34,7 @@ export class ServerConnection {
   private active = 0;
   private closed = false;
   private recycleDue = false;
+  private retiring = false;
   private readonly timers = new NamedTimers<"reconnect" | "heartbeat" | "recycle" | "idle">();
 
   constructor(private readonly options: ConnectionOptions) {
@@ -88,6 +89,20 @@ export class ServerConnection {
     await pending;
     await this.dropSession();
     this.health.dropped(true);
+  }
+
+  /** Closes once no call runs on it: calls that started here finish first (a removed or replaced server). */
+  retire(): void {
+    this.retiring = true;
+    if (this.active === 0) void this.close();
+  }
+
+  /** Drops the session and connects again now, ignoring the backoff; rejects when the attempt fails. */
+  async reconnect(): Promise<void> {
+    if (this.closed) throw new Error(`server "${this.name}" is closed`);
+    await this.connecting?.catch(() => undefined);
+    await this.dropSession();
+    await this.ensure("force");
   }
 
   /** Forgets the cached tool list (e.g. a planner named a tool the cache does not know). */
@@ -235,6 +250,10 @@ export class ServerConnection {
   }
 
   private afterActivity(): void {
+    if (this.retiring) {
+      void this.close();
+      return;
+    }
     if (this.recycleDue) {
       this.recycleDue = false;
       this.options.logger.info({ server: this.name }, "mcp periodic recycle");
