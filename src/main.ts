@@ -49,8 +49,9 @@ export async function startApp(
   });
   mountWebChat(app);
   if (core.mcp && config.admin.tokens.length > 0) {
-    const { tokens } = config.admin;
-    mountAdminRoutes(app, { mcp: core.mcp, tokens, allowedHosts: config.http.allowedHosts, logger });
+    const { tokens, allowStdio } = config.admin;
+    const allowedHosts = config.http.allowedHosts;
+    mountAdminRoutes(app, { mcp: core.mcp, tokens, allowStdio, allowedHosts, logger });
     mountAdminPage(app);
   }
   if (config.slack) {

@@ -9,6 +9,7 @@ import { describeError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { ManagedHost } from "../tools/managed-host.ts";
 import { RegistryError } from "../tools/registry-entry.ts";
+import { resolveOpenApiUrls } from "./admin-openapi.ts";
 import { serverView } from "./admin-view.ts";
 import { browserGuard, requireJson, sameSecret } from "./browser-guard.ts";
 import { HttpError } from "./chat-request.ts";
@@ -18,6 +19,8 @@ export interface AdminRoutesOptions {
   /** Accepted bearer tokens and the label recorded as who changed a server. */
   tokens: { label: string; token: string }[];
   allowedHosts?: string[];
+  /** Whether stdio servers may be added (ADMIN_ALLOW_STDIO); the page greys the choice out otherwise. */
+  allowStdio: boolean;
   logger: Logger;
 }
 
@@ -72,14 +75,14 @@ export function mountAdminRoutes(app: Application, options: AdminRoutesOptions):
   app.use(BASE, guard, auth);
 
   app.get(BASE, (_req, res) => {
-    res.json({ servers: registry.entries().map((e) => view(e.name)) });
+    res.json({ servers: registry.entries().map((e) => view(e.name)), allowStdio: options.allowStdio });
   });
 
   app.post(BASE, requireJson, json, async (req, res) => {
     const body = objectBody(req.body);
     const name = typeof body.name === "string" ? body.name : "";
     if (!name) throw new RegistryError(400, "name を指定してください。", "name");
-    await registry.add(name, body.config, who(res).actor);
+    await registry.add(name, await resolveOpenApiUrls(body.config), who(res).actor);
     audit(res, "added", name);
     // Connect now, so the list shows at once whether it works.
     if (host.servers[name]?.enabled) void host.reconnect(name).catch(() => undefined);
@@ -88,7 +91,7 @@ export function mountAdminRoutes(app: Application, options: AdminRoutesOptions):
 
   app.patch(`${BASE}/:name`, requireJson, json, async (req, res) => {
     const name = String(req.params.name);
-    await registry.update(name, objectBody(req.body), who(res).actor);
+    await registry.update(name, await resolveOpenApiUrls(objectBody(req.body)), who(res).actor);
     audit(res, "updated", name, { fields: Object.keys(objectBody(req.body)) });
     if (host.servers[name]?.enabled) void host.reconnect(name).catch(() => undefined);
     res.json({ server: view(name) });
@@ -105,7 +108,8 @@ export function mountAdminRoutes(app: Application, options: AdminRoutesOptions):
     const name = String(req.params.name);
     const config = req.is("application/json") ? objectBody(req.body ?? {}).config : undefined;
     if (config === undefined) known(name);
-    const server = config === undefined ? host.servers[name] : registry.validate(name, config);
+    const server =
+      config === undefined ? host.servers[name] : registry.validate(name, await resolveOpenApiUrls(config));
     if (!server)
       throw new RegistryError(409, registry.entry(name)?.problem ?? `"${name}" は動いていません。`);
     try {

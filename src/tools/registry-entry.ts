@@ -50,19 +50,23 @@ function maskUrl(value: unknown): unknown {
   }
 }
 
+/** One http-api entry masked; a document fetched from `openapiUrl` is shown as its URL only. */
+function maskApi(api: unknown): unknown {
+  if (!api || typeof api !== "object") return api;
+  const { openapi, ...rest } = api as RawEntry;
+  const out: RawEntry = "openapiUrl" in rest ? rest : { ...rest, openapi };
+  if ("headers" in out) out.headers = maskMap(out.headers);
+  if ("url" in out) out.url = maskUrl(out.url);
+  return out;
+}
+
 /** The entry with every header, env value and URL credential masked. */
 export function maskEntry(raw: RawEntry): RawEntry {
   const out: RawEntry = { ...raw };
   if ("headers" in out) out.headers = maskMap(out.headers);
   if ("env" in out) out.env = maskMap(out.env);
   if ("url" in out) out.url = maskUrl(out.url);
-  if (Array.isArray(out.apis)) {
-    out.apis = out.apis.map((api) =>
-      api && typeof api === "object"
-        ? { ...api, headers: maskMap((api as RawEntry).headers), url: maskUrl((api as RawEntry).url) }
-        : api,
-    );
-  }
+  if (Array.isArray(out.apis)) out.apis = out.apis.map(maskApi);
   for (const key of ["headers", "env"]) if (out[key] === undefined) delete out[key];
   return out;
 }
