@@ -82,7 +82,7 @@ describe("admin API: the servers", () => {
       "X-Ref": REF,
     });
     expect(body.server.createdAt).toBeTruthy();
-    await expect.poll(async () => (await api.server("docs"))?.state).toBe("connected");
+    await expect.poll(async () => (await api.server("docs"))?.state, { timeout: 10_000 }).toBe("connected");
     expect((await api.server("docs")).toolCount).toBeGreaterThan(0);
     expect(await api.tools()).toContain("docs__echo");
     expect(JSON.stringify(await api.call("GET", ""))).not.toContain(SECRET_KEY);
@@ -137,7 +137,7 @@ describe("admin API: the servers", () => {
     expect(await api.tools()).not.toContain("docs__echo");
     const on = await api.call("PATCH", "/docs", { enabled: true });
     expect(on.body.server.enabled).toBe(true);
-    await expect.poll(async () => (await api.server("docs"))?.state).toBe("connected");
+    await expect.poll(async () => (await api.server("docs"))?.state, { timeout: 10_000 }).toBe("connected");
     expect(await api.tools()).toContain("docs__echo");
   });
 

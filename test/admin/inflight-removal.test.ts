@@ -77,7 +77,7 @@ describe("removing a server while a turn uses it", () => {
 
     const turn = agent.handle({ threadKey: "t1", platform: "http", userId: "u", text: "IT導入の補助金" });
     // Remove the server while its slow tool runs.
-    await expect.poll(() => remote.state.calls.slow ?? 0).toBe(1);
+    await expect.poll(() => remote.state.calls.slow ?? 0, { timeout: 10_000 }).toBe(1);
     await registry.remove("extra", "ops");
     expect((await host.listTools()).some((t) => t.server === "extra")).toBe(false);
     const reply = await turn;
@@ -99,7 +99,7 @@ describe("removing a server while a turn uses it", () => {
   it("finishes a call on the old connection when the server is edited mid-call, then uses the new one", async () => {
     const { remote, registry, host } = await setup();
     const slow = host.callTool({ server: "extra", tool: "slow", args: { ms: 300 } });
-    await expect.poll(() => remote.state.calls.slow ?? 0).toBe(1);
+    await expect.poll(() => remote.state.calls.slow ?? 0, { timeout: 10_000 }).toBe(1);
     await registry.update("extra", { blockTools: ["write"] }, "ops");
     expect((await slow).isError).toBe(false);
     const echo = await host.callTool({ server: "extra", tool: "echo", args: { text: "new" } });

@@ -37,7 +37,7 @@ describe.skipIf(!available)("the registry shared by two instances on Redis", () 
     expect((await a.call("POST", "", { name: "shared", config: { url: remote.url } })).status).toBe(201);
     await expect.poll(() => b.tools(), { timeout: 5_000 }).toContain("shared__echo");
     expect(await b.server("shared")).toMatchObject({ source: "store", state: "connected", updatedBy: "ops" });
-    await expect.poll(async () => (await a.server("shared"))?.state).toBe("connected");
+    await expect.poll(async () => (await a.server("shared"))?.state, { timeout: 10_000 }).toBe("connected");
     // One session per instance: neither borrows the other's connection.
     expect(remote.sessionsOpened).toBe(2);
   });
