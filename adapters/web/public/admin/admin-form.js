@@ -26,6 +26,9 @@ const unpairs = (map, sep) =>
     .map(([k, v]) => `${k}${sep}${v}`)
     .join("\n");
 
+// The server being edited, so fields the form does not show (an API's headers) survive an edit.
+const originals = new WeakMap();
+
 /** The kind chosen in the form: remote, http-api or stdio. */
 export function kindOf(form) {
   return form.elements.kind.value;
@@ -63,8 +66,10 @@ export function readForm(form) {
   } else {
     config.builtin = "http-api";
     if (f.apiSource.value === "openapi") {
-      const api = { openapiUrl: f.openapiUrl.value.trim() };
+      const previous = (originals.get(form)?.apis ?? []).find((a) => a.openapiUrl);
+      const api = { ...previous, openapiUrl: f.openapiUrl.value.trim() };
       if (f.baseUrl.value.trim()) api.baseUrl = f.baseUrl.value.trim();
+      else delete api.baseUrl;
       config.apis = [api];
     } else {
       try {
@@ -82,6 +87,7 @@ export function fillForm(form, server) {
   form.reset();
   const f = form.elements;
   const c = server?.config ?? {};
+  originals.set(form, c);
   f.name.value = server?.name ?? "";
   f.name.readOnly = Boolean(server);
   const kind = c.command ? "stdio" : c.builtin === "http-api" ? "http-api" : "remote";
