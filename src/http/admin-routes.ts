@@ -47,7 +47,9 @@ export function mountAdminRoutes(app: Application, options: AdminRoutesOptions):
     for (const { label, token } of options.tokens) {
       if (sameSecret(given, `Bearer ${token}`) && !actor) actor = label;
     }
-    const traceId = req.get("x-trace-id")?.slice(0, 64) || randomUUID();
+    // A caller's own trace id is kept only when it is a plain token (it goes into log lines).
+    const offered = req.get("x-trace-id") ?? "";
+    const traceId = /^[A-Za-z0-9._-]{8,64}$/.test(offered) ? offered : randomUUID();
     res.set("x-trace-id", traceId);
     if (!actor)
       return next(new HttpError(401, "管理用トークンが必要です（Authorization: Bearer <ADMIN_TOKEN>）。"));
