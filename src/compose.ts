@@ -22,7 +22,7 @@ import { createGeminiPlanner } from "./planner/gemini-planner.ts";
 import type { Planner } from "./planner/planner.ts";
 import { createRulePlanner } from "./planner/rule-planner.ts";
 import { createThreadStore } from "./store/index.ts";
-import { createMcpHost } from "./tools/mcp-host.ts";
+import { createManagedHost, type ManagedHost } from "./tools/managed-host.ts";
 import { traceAgent } from "./trace.ts";
 import type { ThreadStore, ToolHost } from "./types.ts";
 
@@ -33,6 +33,8 @@ export interface Core {
   planner: Planner;
   /** The Prometheus metrics the decorated seams feed (served at /metrics by the HTTP server). */
   metrics: Metrics;
+  /** The MCP host and its server registry (absent when a test passes its own ToolHost). */
+  mcp?: ManagedHost;
   close(): Promise<void>;
 }
 
@@ -58,14 +60,16 @@ export async function createCore(
 ): Promise<Core> {
   // Every seam is wrapped by a measuring decorator; the agent also runs each turn inside a trace.
   const metrics = overrides.metrics ?? createMetrics({ processMetrics: false });
-  const store = instrumentStore(
-    overrides.store ?? (await createThreadStore(config.store, { logger })),
-    metrics,
-  );
-  const tools = instrumentToolHost(
-    overrides.tools ?? createMcpHost({ config: config.mcp, jgrants: config.jgrants, logger }),
-    metrics,
-  );
+  const rawStore = overrides.store ?? (await createThreadStore(config.store, { logger }));
+  const store = instrumentStore(rawStore, metrics);
+  // The MCP host follows the server registry (mcp.json plus servers added at runtime, in the store).
+  const mcp = overrides.tools
+    ? undefined
+    : await createManagedHost(config, {
+        records: "records" in rawStore ? rawStore.records : undefined,
+        logger,
+      });
+  const tools = instrumentToolHost(overrides.tools ?? mcp!.host, metrics);
   const rulePlanner = instrumentPlanner(createRulePlanner({ detailTopN: config.agent.detailTopN }), metrics);
   const template = instrumentAnswerer(createTemplateAnswerer(), metrics);
   let planner: Planner = rulePlanner;
@@ -99,8 +103,9 @@ export async function createCore(
     store,
     planner,
     metrics,
+    mcp,
     async close() {
-      await Promise.allSettled([tools.close(), store.close()]);
+      await Promise.allSettled([mcp ? mcp.close() : tools.close(), store.close()]);
     },
   };
 }

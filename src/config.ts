@@ -29,6 +29,20 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** `label:token` (or a bare token, labelled "admin") entries of ADMIN_TOKEN. */
+function adminTokens(value: string): { label: string; token: string }[] {
+  return value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const at = part.indexOf(":");
+      return at > 0
+        ? { label: part.slice(0, at), token: part.slice(at + 1) }
+        : { label: "admin", token: part };
+    });
+}
+
 /** Every environment variable the project reads. .env.example must list exactly these keys. */
 export const envSchema = z.object({
   LOG_LEVEL: z
@@ -60,6 +74,23 @@ export const envSchema = z.object({
   MCP_IDLE_DISCONNECT_MS: int("MCP_IDLE_DISCONNECT_MS", 0, 604_800_000).default(0),
   MCP_RESULT_MAX_CHARS: int("MCP_RESULT_MAX_CHARS", 1_000, 5_000_000).default(200_000),
   MCP_FETCH_ENABLED: bool("MCP_FETCH_ENABLED").default(false),
+  MCP_REGISTRY_POLL_MS: int("MCP_REGISTRY_POLL_MS", 0, 60_000).default(2_000),
+
+  ADMIN_TOKEN: z
+    .string()
+    .transform((v, ctx) => {
+      const tokens = adminTokens(v);
+      if (tokens.length === 0 || tokens.some((t) => t.token.length < 16)) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            "ADMIN_TOKEN must be tokens of at least 16 characters, as token or label:token, comma-separated",
+        });
+      }
+      return tokens;
+    })
+    .optional(),
+  ADMIN_ALLOW_STDIO: bool("ADMIN_ALLOW_STDIO").default(false),
 
   GOOGLE_API_KEY: z.string().min(1).optional(),
   GEMINI_MODEL: z.string().min(1).default("gemini-2.5-flash"),
@@ -138,6 +169,12 @@ export function buildConfig(env: Env, rawEnv: Record<string, string | undefined>
       fetchEnabled: env.MCP_FETCH_ENABLED,
       /** The environment for `${VAR}` substitution in mcp.json and http-api auth headers. */
       substitutionEnv: rawEnv,
+    },
+    admin: {
+      tokens: env.ADMIN_TOKEN ?? [],
+      allowStdio: env.ADMIN_ALLOW_STDIO,
+      /** How often the MCP server registry looks for other instances' changes. */
+      registryPollMs: env.MCP_REGISTRY_POLL_MS,
     },
     gemini: env.GOOGLE_API_KEY
       ? {

@@ -7,10 +7,12 @@ import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { createLineAdapter } from "../adapters/line/index.ts";
 import { createSlackAdapter } from "../adapters/slack/index.ts";
+import { mountAdminPage } from "../adapters/web/admin.ts";
 import { mountWebChat } from "../adapters/web/index.ts";
 import { type Core, type CoreOverrides, createCore } from "./compose.ts";
 import { type Config, loadConfig } from "./config.ts";
 import { describeError } from "./errors.ts";
+import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp, finishHttpApp, listen } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics } from "./metrics/registry.ts";
@@ -52,6 +54,12 @@ export async function startApp(
     components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
   });
   mountWebChat(app);
+  if (core.mcp && config.admin.tokens.length > 0) {
+    const { tokens, allowStdio } = config.admin;
+    const allowedHosts = config.http.allowedHosts;
+    mountAdminRoutes(app, { mcp: core.mcp, tokens, allowStdio, allowedHosts, logger });
+    mountAdminPage(app);
+  }
   if (config.slack) {
     adapters.push(createSlackAdapter(config.slack, { agent: core.agent, store: core.store, logger, app }));
   }

@@ -34,12 +34,15 @@ export interface HttpAppDeps {
   components?: () => Record<string, { ok: boolean; detail?: string }>;
 }
 
-/** Essential MCP servers: /healthz answers 503 when one of them is failing. */
+/** Essential MCP servers: /healthz answers 503 when one of them is down. */
 const ESSENTIAL_SERVERS = new Set(["jgrants"]);
 
 /** Paths that apply the Host check although they change nothing: the web chat page and the status routes. */
 const HOST_CHECKED = new Set(["/", "/index.html", "/healthz", "/tools", "/metrics"]);
 const isHostChecked = (path: string) => HOST_CHECKED.has(path) || path.startsWith("/web/");
+
+/** States in which a server has no usable session because something failed (not idle or disabled). */
+const DOWN_STATES = new Set(["failed", "reconnecting"]);
 
 /** Builds the Express app with the core routes. Call `finishHttpApp` after mounting adapter routes. */
 export function createHttpApp(deps: HttpAppDeps): Application {
@@ -63,7 +66,7 @@ export function createHttpApp(deps: HttpAppDeps): Application {
       error: String(error),
     }));
     const servers = deps.tools.status();
-    const failing = servers.filter((s) => s.state === "failed");
+    const failing = servers.filter((s) => DOWN_STATES.has(s.state));
     const essentialDown = failing.some((s) => ESSENTIAL_SERVERS.has(s.name));
     const ok = store.ok && !essentialDown;
     res.status(ok ? 200 : 503).json({

@@ -14,6 +14,7 @@ import { createSqliteBackend } from "./sqlite-backend.ts";
 
 export { StoreError, StoreKeyError, ThreadBusyError } from "./errors.ts";
 export { KEY_PREFIX } from "./keys.ts";
+export type { RecordStore } from "./records.ts";
 export type { KeyvThreadStore, RedisLockTuning, StoreConfig };
 
 /** Creates the configured store. A backend that is down at start does not throw: health() and each call report it. */

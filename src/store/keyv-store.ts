@@ -11,12 +11,15 @@ import { StoreError } from "./errors.ts";
 import { checkTurn, parseRecord, type ThreadRecord, trimTurns } from "./history.ts";
 import { dedupKeyOf, threadKeyOf } from "./keys.ts";
 import { createLocalLock, type LockRunOptions } from "./local-lock.ts";
+import { type RecordStore, recordStoreOf } from "./records.ts";
 
 export type StoreConfig = Config["store"];
 
 /** The store as created: the ThreadStore seam plus the backend name and an optional queue hook on the lock. */
 export interface KeyvThreadStore extends ThreadStore {
   readonly backend: string;
+  /** Shared records beside the threads (the MCP server registry keeps its entries here). */
+  readonly records: RecordStore;
   /** Like ThreadStore.withThreadLock; options.onQueued fires once the turn holds its place in line. */
   withThreadLock<T>(threadKey: ThreadKey, fn: () => Promise<T>, options?: LockRunOptions): Promise<T>;
 }
@@ -54,6 +57,7 @@ export function createKeyvThreadStore(
 
   return {
     backend: backend.name,
+    records: recordStoreOf(backend),
 
     async load(threadKey) {
       const key = threadKeyOf(threadKey);

@@ -16,6 +16,7 @@ export class ConnectionHealth {
   /** Failed connect attempts since the last success. */
   failures = 0;
   private nextAttemptAt = 0;
+  private attemptAt = 0;
   private lastError?: string;
   private lastOkAt?: string;
   private transport?: string;
@@ -38,6 +39,11 @@ export class ConnectionHealth {
     return this.nextAttemptAt - Date.now();
   }
 
+  /** Milliseconds since the last connect attempt started (rate-limits attempts that users trigger). */
+  sinceAttemptMs(): number {
+    return Date.now() - this.attemptAt;
+  }
+
   /** The delay before the next background attempt: what is left of the window, or a fresh backoff. */
   nextDelay(): number {
     return Math.max(0, this.retryInMs()) || backoffDelay(this.failures, this.timing);
@@ -45,6 +51,7 @@ export class ConnectionHealth {
 
   /** A connect attempt starts. A server that keeps failing stays "failed" so health does not flap. */
   attempting(): void {
+    this.attemptAt = Date.now();
     this.state = this.failures > 0 ? "failed" : this.lastOkAt ? "reconnecting" : "connecting";
   }
 

@@ -10,6 +10,8 @@ export interface ConnectionTiming {
   backoffInitialMs: number;
   backoffMaxMs: number;
   pingTimeoutMs: number;
+  /** A user request may start an attempt inside the backoff window once per this many ms. */
+  demandRetryMs: number;
   /** Timeout of tools/list. */
   listTimeoutMs: number;
   /** Jitter source in [0, 1). */

@@ -84,13 +84,22 @@ export function parseMcpServersConfig(
     throw new ConfigError('mcp.json: "mcpServers" must be an object of servers by name');
   }
   const out: McpServersConfig = {};
-  for (const [name, value] of Object.entries(servers)) {
-    if (!NAME.test(name)) {
-      throw new ConfigError(`mcp.json: server name "${name}" must be 1-40 letters, digits, "_" or "-"`);
-    }
-    out[name] = parseServer(name, substituteEnv(value, env, `server "${name}"`), baseDir);
-  }
+  for (const [name, value] of Object.entries(servers))
+    out[name] = parseServerEntry(name, value, env, baseDir);
   return out;
+}
+
+/** Validates one named entry (a key of `mcpServers` and its value): the name, `${VAR}` substitution, the schema. */
+export function parseServerEntry(
+  name: string,
+  value: unknown,
+  env: Record<string, string | undefined>,
+  baseDir = process.cwd(),
+): McpServerConfig {
+  if (!NAME.test(name)) {
+    throw new ConfigError(`mcp.json: server name "${name}" must be 1-40 letters, digits, "_" or "-"`);
+  }
+  return parseServer(name, substituteEnv(value, env, `server "${name}"`), baseDir);
 }
 
 function parseServer(name: string, value: unknown, baseDir: string): McpServerConfig {

@@ -8,12 +8,12 @@ import type { Config } from "../config.ts";
 import { describeError } from "../errors.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import type { ServerStatus, ToolCall, ToolHost, ToolInfo, ToolResult } from "../types.ts";
-import { createBuiltinServer } from "./builtins.ts";
+import { type ConnectionContext, createConnection, probeServer } from "./connection-factory.ts";
 import { isAbort, isTimeout } from "./failure.ts";
 import type { McpServerConfig, McpServersConfig } from "./mcp-config.ts";
-import { openSession } from "./mcp-session.ts";
-import { type ConnectionTiming, ServerConnection } from "./server-connection.ts";
+import type { ConnectionTiming, EnsureMode } from "./server-connection.ts";
 import { resolveServers } from "./server-list.ts";
+import { type ServerChanges, ServerSet } from "./server-set.ts";
 import { ArgumentValidator, isToolAllowed, toToolInfo } from "./tool-catalog.ts";
 import { errorResult, toToolResult } from "./tool-result.ts";
 
@@ -21,6 +21,8 @@ import { errorResult, toToolResult } from "./tool-result.ts";
 export interface McpHostTiming
   extends Omit<ConnectionTiming, "heartbeatMs" | "recycleMs" | "idleDisconnectMs"> {
   connectTimeoutMs: number;
+  /** How long a removed server stays callable for turns that started before the removal. */
+  retireGraceMs: number;
 }
 
 export interface McpHostOptions {
@@ -38,8 +40,18 @@ export interface McpHost extends ToolHost {
   onToolsChanged(listener: () => void): () => void;
   /** Connects every enabled server in the background; never throws. */
   warmUp(): Promise<void>;
-  /** The configured servers (after defaults and JGRANTS_MCP_URL). */
+  /** The servers it runs now (after defaults and JGRANTS_MCP_URL, then runtime changes). */
   readonly servers: McpServersConfig;
+  /**
+   * Runs `next` from now on: new servers connect lazily, removed or disabled ones stop being listed,
+   * changed ones get a fresh connection. Calls already running finish on the connection they started on,
+   * and a removed server stays callable for `retireGraceMs`, so turns in flight keep their tools.
+   */
+  applyServers(next: McpServersConfig): ServerChanges;
+  /** Connects to a server that is not (necessarily) configured, lists its tools and disconnects. */
+  probe(server: McpServerConfig): Promise<ToolInfo[]>;
+  /** Drops the server's session and connects again now; rejects when the attempt fails. */
+  reconnect(name: string): Promise<void>;
 }
 
 const DEFAULT_TIMING: McpHostTiming = {
@@ -48,13 +60,15 @@ const DEFAULT_TIMING: McpHostTiming = {
   listTimeoutMs: 15_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
+  demandRetryMs: 1_000,
+  retireGraceMs: 300_000,
   random: Math.random,
 };
 
 /** Creates the host; nothing connects until the first use (or warmUp). Throws only on an invalid mcp.json. */
 export function createMcpHost(options: McpHostOptions): McpHost {
   const logger = options.logger ?? silentLogger;
-  const servers = resolveServers(options);
+  const initial = resolveServers(options);
   const { config } = options;
   const timing = { ...DEFAULT_TIMING, ...options.timing };
   const listeners = new Set<() => void>();
@@ -70,39 +84,14 @@ export function createMcpHost(options: McpHostOptions): McpHost {
   const validator = new ArgumentValidator();
   const toolCounts = new Map<string, number>();
   const qualified = new Map<string, { server: string; tool: string }>();
-  const connections = new Map<string, ServerConnection>();
-  for (const server of Object.values(servers)) {
-    if (!server.enabled) continue;
-    let preferSse = false;
-    const connection = new ServerConnection({
-      name: server.name,
-      logger,
-      onToolsChanged: notify,
-      timing: {
-        ...timing,
-        heartbeatMs: config.heartbeatMs,
-        recycleMs: config.recycleMs,
-        idleDisconnectMs: config.idleDisconnectMs,
-      },
-      open: async (hooks) => {
-        const deps = {
-          logger,
-          connectTimeoutMs: timing.connectTimeoutMs,
-          createBuiltin: (s: Extract<McpServerConfig, { kind: "builtin" }>) =>
-            createBuiltinServer(s, { jgrants: options.jgrants, env: config.substitutionEnv, logger }),
-        };
-        const session = await openSession(server, deps, hooks, preferSse);
-        preferSse = session.transport === "sse";
-        return session;
-      },
-    });
-    connections.set(server.name, connection);
-  }
-
-  async function toolsOf(name: string, signal?: AbortSignal, force = false): Promise<Tool[]> {
-    const connection = connections.get(name)!;
-    const server = servers[name]!;
-    const tools = (await connection.listTools(signal, force)).filter((tool) =>
+  const context: ConnectionContext = { ...options, logger, timing, onToolsChanged: notify };
+  const set = new ServerSet(initial, (server) => createConnection(server, context), {
+    graceMs: timing.retireGraceMs,
+    logger,
+  });
+  async function toolsOf(name: string, signal?: AbortSignal, mode: EnsureMode = "list"): Promise<Tool[]> {
+    const { connection, server } = set.resolve(name)!;
+    const tools = (await connection.listTools(signal, mode)).filter((tool) =>
       isToolAllowed(server, tool.name),
     );
     toolCounts.set(name, tools.length);
@@ -111,9 +100,9 @@ export function createMcpHost(options: McpHostOptions): McpHost {
 
   async function listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
     const lists = await Promise.all(
-      [...connections.keys()].map((name) =>
+      set.liveNames().map((name) =>
         toolsOf(name, signal).then(
-          (tools) => tools.map((tool) => toToolInfo(servers[name]!, tool)),
+          (tools) => tools.map((tool) => toToolInfo(set.servers[name]!, tool)),
           (error) => {
             toolCounts.set(name, 0);
             logger.debug({ server: name, err: error }, "mcp server tools unavailable");
@@ -133,16 +122,16 @@ export function createMcpHost(options: McpHostOptions): McpHost {
   ): Promise<ToolResult> {
     const started = Date.now();
     const elapsed = () => Date.now() - started;
-    const alias = !servers[call.server] ? qualified.get(call.tool) : undefined;
+    const alias = !set.resolve(call.server) ? qualified.get(call.tool) : undefined;
     const serverName = alias?.server ?? call.server;
     const toolName = alias?.tool ?? call.tool;
-    const server = servers[serverName];
-    const connection = connections.get(serverName);
-    if (!server || !connection) {
-      const known = Object.keys(servers).join(", ");
-      const why = server ? "is disabled" : `is unknown (servers: ${known})`;
+    const found = set.resolve(serverName);
+    if (!found) {
+      const known = Object.keys(set.servers).join(", ");
+      const why = set.servers[serverName] ? "is disabled" : `is unknown (servers: ${known})`;
       return errorResult(call, `server "${call.server}" ${why}`, elapsed());
     }
+    const { server, connection } = found;
     if (!isToolAllowed(server, toolName)) {
       return errorResult(
         call,
@@ -156,10 +145,10 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     const { signal } = scope;
     const label = `${serverName}/${toolName}`;
     try {
-      let tools = await toolsOf(serverName, signal, true);
+      let tools = await toolsOf(serverName, signal, "call");
       if (!tools.some((t) => t.name === toolName)) {
         connection.invalidateTools();
-        tools = await toolsOf(serverName, signal, true);
+        tools = await toolsOf(serverName, signal, "call");
       }
       const tool = tools.find((t) => t.name === toolName);
       if (!tool) {
@@ -197,15 +186,31 @@ export function createMcpHost(options: McpHostOptions): McpHost {
   }
 
   function status(): ServerStatus[] {
-    return Object.values(servers).map((server) => {
-      const connection = connections.get(server.name);
+    return Object.values(set.servers).map((server) => {
+      const connection = set.live(server.name);
       if (!connection) return { name: server.name, state: "disabled", toolCount: 0 };
       return connection.status(toolCounts.get(server.name) ?? 0);
     });
   }
 
   return {
-    servers,
+    get servers() {
+      return set.servers;
+    },
+    applyServers(next) {
+      const changes = set.apply(next);
+      for (const name of [...changes.removed, ...changes.changed]) toolCounts.delete(name);
+      if (changes.added.length + changes.removed.length + changes.changed.length > 0) notify();
+      return changes;
+    },
+    probe: (server) => probeServer(server, context),
+    async reconnect(name) {
+      const connection = set.live(name);
+      if (!connection) throw new Error(`server "${name}" is not enabled`);
+      await connection.reconnect();
+      // The tool count is part of what the admin page shows right after a (re)connect.
+      await toolsOf(name, undefined, "call");
+    },
     listTools,
     callTool,
     status,
@@ -218,7 +223,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     },
     async close() {
       listeners.clear();
-      await Promise.all([...connections.values()].map((c) => c.close().catch(() => undefined)));
+      await set.close();
     },
   };
 }

@@ -29,7 +29,7 @@ export interface McpSession {
 }
 
 export interface SessionHooks {
-  /** The transport closed by itself (child exited, stream ended). */
+  /** The transport closed by itself (child exited, stream ended, the server's event stream broke). */
   onClose(): void;
   /** The server sent notifications/tools/list_changed. */
   onToolsChanged(): void;
@@ -119,7 +119,12 @@ const NO_STREAM_RETRIES = {
 async function connectClient(transport: Transport, deps: SessionDeps, hooks: SessionHooks): Promise<Client> {
   const client = new Client({ name: "subsidy-concierge", version: "0.1.0" }, { capabilities: {} });
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => hooks.onToolsChanged());
-  client.onerror = (error) => deps.logger.debug({ err: error }, "mcp transport error");
+  client.onerror = (error) => {
+    deps.logger.debug({ err: error }, "mcp transport error");
+    // The SDK only reports a broken event stream here (its own stream retries are off): the server went
+    // away. Treat it as a closed transport at once rather than waiting for the next ping.
+    if (STREAM_LOST.test(error?.message ?? "")) hooks.onClose();
+  };
   try {
     await client.connect(transport, { timeout: deps.connectTimeoutMs });
   } catch (error) {
@@ -129,6 +134,9 @@ async function connectClient(transport: Transport, deps: SessionDeps, hooks: Ses
   client.onclose = () => hooks.onClose();
   return client;
 }
+
+/** Messages of the SDK's HTTP transports when the server's event stream ends or breaks. */
+const STREAM_LOST = /^(SSE stream disconnected|Maximum reconnection attempts|SSE error)/;
 
 function isUnreachable(error: unknown): boolean {
   if (error instanceof McpError) return error.code === ErrorCode.RequestTimeout;

@@ -12,6 +12,9 @@ import type { McpSession, SessionHooks } from "./mcp-session.ts";
 
 export type { ConnectionTiming } from "./keepalive.ts";
 
+/** Who asks for a session: a background attempt, a user's listing, or a user's tool call. */
+export type EnsureMode = "force" | "list" | "call";
+
 export interface ConnectionOptions {
   name: string;
   /** Opens a fresh session (a fresh initialize every time). */
@@ -31,6 +34,7 @@ export class ServerConnection {
   private active = 0;
   private closed = false;
   private recycleDue = false;
+  private retiring = false;
   private readonly timers = new NamedTimers<"reconnect" | "heartbeat" | "recycle" | "idle">();
 
   constructor(private readonly options: ConnectionOptions) {
@@ -44,11 +48,11 @@ export class ServerConnection {
   }
 
   /**
-   * Lists the server's tools (cached until list_changed or a new session). `force` connects even inside
-   * the backoff window: a planner's explicit call deserves an attempt, a listing of every server does not.
+   * Lists the server's tools (cached until list_changed or a new session). Inside the backoff window of a
+   * failing server a listing makes at most one attempt per `demandRetryMs` (see `ensure`).
    */
-  listTools(signal?: AbortSignal, force = false): Promise<Tool[]> {
-    return this.run(signal, true, force, (session) => {
+  listTools(signal?: AbortSignal, mode: EnsureMode = "list"): Promise<Tool[]> {
+    return this.run(signal, true, mode, (session) => {
       if (!this.tools) {
         const loading = fetchTools(session, this.options.timing.listTimeoutMs);
         this.tools = loading;
@@ -66,7 +70,7 @@ export class ServerConnection {
     args: Record<string, unknown>,
     opts: { signal?: AbortSignal; timeoutMs: number; safe: boolean },
   ): Promise<CallToolResult> {
-    return this.run(opts.signal, opts.safe, true, async (session) => {
+    return this.run(opts.signal, opts.safe, "call", async (session) => {
       const result = await session.client.callTool({ name, arguments: args }, undefined, {
         signal: opts.signal,
         timeout: opts.timeoutMs,
@@ -87,6 +91,20 @@ export class ServerConnection {
     this.health.dropped(true);
   }
 
+  /** Closes once no call runs on it: calls that started here finish first (a removed or replaced server). */
+  retire(): void {
+    this.retiring = true;
+    if (this.active === 0) void this.close();
+  }
+
+  /** Drops the session and connects again now, ignoring the backoff; rejects when the attempt fails. */
+  async reconnect(): Promise<void> {
+    if (this.closed) throw new Error(`server "${this.name}" is closed`);
+    await this.connecting?.catch(() => undefined);
+    await this.dropSession();
+    await this.ensure("force");
+  }
+
   /** Forgets the cached tool list (e.g. a planner named a tool the cache does not know). */
   invalidateTools(): void {
     this.tools = undefined;
@@ -95,14 +113,14 @@ export class ServerConnection {
   private async run<T>(
     signal: AbortSignal | undefined,
     safe: boolean,
-    force: boolean,
+    mode: EnsureMode,
     op: (s: McpSession) => Promise<T>,
   ): Promise<T> {
     if (this.closed) throw new Error(`server "${this.name}" is closed`);
     this.active++;
     this.timers.clear("idle");
     try {
-      const session = await raceSignal(this.ensure(force), signal);
+      const session = await raceSignal(this.ensure(mode), signal);
       try {
         const result = await op(session);
         this.health.ok();
@@ -115,7 +133,7 @@ export class ServerConnection {
           throw error;
         }
         this.options.logger.info({ server: this.name, err: error }, "mcp connection lost; retrying once");
-        return await op(await raceSignal(this.ensure(true), signal));
+        return await op(await raceSignal(this.ensure("force"), signal));
       }
     } finally {
       this.active--;
@@ -123,15 +141,20 @@ export class ServerConnection {
     }
   }
 
-  /** The current session, or one shared connection attempt. `force` ignores the backoff window. */
-  private ensure(force: boolean): Promise<McpSession> {
+  /**
+   * The current session, or one shared connection attempt. "force" (background timer, retry, recycle)
+   * always attempts. A user request ("list", "call") for a failing server attempts inside the backoff
+   * window too, at most once per `demandRetryMs`, so a server that is back serves the next request instead
+   * of the one after the backoff (up to a minute). A listing never waits for an attempt it did not start.
+   */
+  private ensure(mode: EnsureMode): Promise<McpSession> {
     if (this.session) return Promise.resolve(this.session);
-    // A listing does not wait for a background reconnect of a server that is already failing.
     const { failures, error } = this.health;
-    if (this.connecting && (force || failures === 0)) return this.connecting;
+    if (this.connecting && (mode !== "list" || failures === 0)) return this.connecting;
     if (this.connecting) return Promise.reject(new ServerUnavailableError(this.name, 0, error));
     const wait = this.health.retryInMs();
-    if (!force && failures > 0 && wait > 0) {
+    const demandDue = this.health.sinceAttemptMs() >= this.options.timing.demandRetryMs;
+    if (mode !== "force" && failures > 0 && wait > 0 && !demandDue) {
       return Promise.reject(new ServerUnavailableError(this.name, wait, error));
     }
     this.timers.clear("reconnect");
@@ -200,7 +223,7 @@ export class ServerConnection {
   private scheduleReconnect(): void {
     if (this.closed || this.session || this.connecting || this.timers.has("reconnect")) return;
     this.timers.set("reconnect", this.health.nextDelay(), () => {
-      this.ensure(true).catch(() => undefined);
+      this.ensure("force").catch(() => undefined);
     });
   }
 
@@ -227,10 +250,14 @@ export class ServerConnection {
   }
 
   private afterActivity(): void {
+    if (this.retiring) {
+      void this.close();
+      return;
+    }
     if (this.recycleDue) {
       this.recycleDue = false;
       this.options.logger.info({ server: this.name }, "mcp periodic recycle");
-      void this.dropSession().then(() => this.ensure(true).catch(() => undefined));
+      void this.dropSession().then(() => this.ensure("force").catch(() => undefined));
       return;
     }
     const { idleDisconnectMs } = this.options.timing;

@@ -1,9 +1,15 @@
 /** Shared setup for host tests: a config section with short timers, and server entries for the fakes. */
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
+import type { Agent } from "../../src/agent/agent.ts";
 import type { Config } from "../../src/config.ts";
+import { createHttpApp, finishHttpApp, listen } from "../../src/http/server.ts";
+import { silentLogger } from "../../src/logger.ts";
 import type { McpServerConfig } from "../../src/tools/mcp-config.ts";
 import type { McpHostTiming } from "../../src/tools/mcp-host.ts";
+import type { ToolHost } from "../../src/types.ts";
+import { createFakeAgent } from "../fakes/fake-agent.ts";
+import { createMemoryStoreFake } from "../fakes/memory-store.ts";
 
 /** The mcp config section with every periodic timer off unless a test turns it on. */
 export function mcpConfig(overrides: Partial<Config["mcp"]> = {}): Config["mcp"] {
@@ -36,6 +42,8 @@ export const fastTiming: Partial<McpHostTiming> = {
   listTimeoutMs: 5_000,
   backoffInitialMs: 20,
   backoffMaxMs: 200,
+  // Every user request may try at once; the rate limit has its own test.
+  demandRetryMs: 0,
   random: () => 0.5,
 };
 
@@ -78,5 +86,22 @@ export function closeAfterEach() {
     defer(cleanup: () => Promise<unknown>): void {
       cleanups.push(cleanup);
     },
+  };
+}
+
+/** The real HTTP app (/healthz, /tools) over `host` with a fake agent, on a free loopback port. */
+export async function serveStatus(host: ToolHost): Promise<{ url: string; close(): Promise<void> }> {
+  const app = createHttpApp({
+    agent: createFakeAgent() as unknown as Agent,
+    tools: host,
+    store: createMemoryStoreFake(),
+    logger: silentLogger,
+    llm: { mode: "offline", model: null },
+  });
+  finishHttpApp(app, silentLogger);
+  const server = await listen(app, "127.0.0.1", 0);
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

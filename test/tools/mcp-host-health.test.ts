@@ -3,26 +3,20 @@
  * the real host, with jGrants pointed (JGRANTS_MCP_URL) at a server that accepts connections but never
  * answers, then brought back on the same port.
  */
-import type { Server } from "node:http";
 import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Agent } from "../../src/agent/agent.ts";
-import { createHttpApp, finishHttpApp, listen } from "../../src/http/server.ts";
-import { silentLogger } from "../../src/logger.ts";
 import { createMcpHost, type McpHost } from "../../src/tools/mcp-host.ts";
 import type { ServerStatus } from "../../src/types.ts";
-import { createFakeAgent } from "../fakes/fake-agent.ts";
 import { type FakeMcpHttp, startFakeMcpHttp } from "../fakes/fake-mcp-http.ts";
-import { createMemoryStoreFake } from "../fakes/memory-store.ts";
 import { readJson } from "../helpers/json.ts";
-import { fastTiming, jgrantsConfig, mcpConfig } from "./helpers.ts";
+import { fastTiming, jgrantsConfig, mcpConfig, serveStatus } from "./helpers.ts";
 
 describe("health of an unreachable jGrants server, as /healthz and /tools report it", () => {
   const sockets = new Set<Socket>();
   const hung = createServer((socket) => sockets.add(socket));
   let port: number;
   let host: McpHost;
-  let http: Server;
+  let status: Awaited<ReturnType<typeof serveStatus>> | undefined;
   let url: string;
   let revived: FakeMcpHttp | undefined;
 
@@ -38,21 +32,13 @@ describe("health of an unreachable jGrants server, as /healthz and /tools report
       },
       timing: { ...fastTiming, connectTimeoutMs: 300 },
     });
-    const app = createHttpApp({
-      agent: createFakeAgent() as unknown as Agent,
-      tools: host,
-      store: createMemoryStoreFake(),
-      logger: silentLogger,
-      llm: { mode: "offline", model: null },
-    });
-    finishHttpApp(app, silentLogger);
-    http = await listen(app, "127.0.0.1", 0);
-    url = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+    status = await serveStatus(host);
+    url = status.url;
   });
 
   afterAll(async () => {
     await host?.close();
-    await new Promise((resolve) => http?.close(resolve));
+    await status?.close();
     for (const socket of sockets) socket.destroy();
     if (hung.listening) await new Promise((resolve) => hung.close(resolve));
     await revived?.close();

@@ -16,6 +16,7 @@ const timing = (random: () => number): ConnectionTiming => ({
   idleDisconnectMs: 0,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
+  demandRetryMs: 1_000,
   pingTimeoutMs: 1_000,
   listTimeoutMs: 1_000,
   random,
