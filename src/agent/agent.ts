@@ -164,6 +164,7 @@ export function createAgent(deps: AgentDeps): Agent {
     const keep = withinDeadlineWindow(turn.text, () => now);
     const loop: LoopOutput = await runLoop({
       keep,
+      startedAt: started,
       question: turn.text,
       history,
       tools,
@@ -189,7 +190,13 @@ export function createAgent(deps: AgentDeps): Agent {
     if (loop.plan.length === 0 && !conditions && focus.kind === "search") {
       // The planner found nothing to search for: say so and show what can be asked, not a random list.
       emit({ type: "done" });
-      return helpReply(turn.threadKey, loop.planner.mode, loop.planner.model, NOTHING_TO_SEARCH);
+      const help = helpReply(turn.threadKey, loop.planner.mode, loop.planner.model, NOTHING_TO_SEARCH);
+      // The planner's requests were sent all the same: count them.
+      const { llmCalls, promptBytes, rounds } = loop;
+      return {
+        ...help,
+        meta: { ...help.meta, llmCalls, promptBytes, rounds, durationMs: Date.now() - started },
+      };
     }
     const pick = () => selectShown(collected, focus, conditions, limits.detailTopN, keep);
     // The answer may start from the hits; the detailed records (rates, summaries) follow when fetched.
@@ -226,6 +233,7 @@ export function createAgent(deps: AgentDeps): Agent {
       source: collected.source,
       notes,
       now,
+      startedAt: started,
     };
     const useFallback = loop.planner === deps.fallbackPlanner && deps.planner !== deps.fallbackPlanner;
     const answerer = useFallback ? deps.fallbackAnswerer : deps.answerer;

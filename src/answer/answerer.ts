@@ -26,6 +26,8 @@ export interface AnswerInput {
   /** Notes to include briefly, e.g. that Gemini was unavailable or that the search was broadened. */
   notes: string[];
   now: Date;
+  /** When the turn began (epoch ms): an LLM answerer measures the turn's time budget from it. */
+  startedAt?: number;
 }
 
 export interface AnswerOutput {

@@ -55,6 +55,7 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
           },
           {
             signal,
+            deadline: (input.startedAt ?? Date.now()) + options.config.turnBudgetMs,
             onDelta: (text) => {
               streamed = true;
               onDelta?.(text);
@@ -71,7 +72,7 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
           onDelta?.(tail);
           return { text: `${intro}${tail}`, llmCalls, promptBytes };
         }
-        reason = `gemini: empty answer (${result.finishReason ?? "no finish reason"})`;
+        reason = `gemini: ${result.withheld ?? `empty answer (${result.finishReason ?? "no finish reason"})`}`;
       } catch (error) {
         if (error instanceof GeminiError) {
           llmCalls = error.attempts;

@@ -126,7 +126,7 @@ describe("gemini answerer", () => {
   it("falls back to the template when the model returns no text", async () => {
     const { answerer } = await answererWith([{ finishReason: "SAFETY" }]);
     const out = await answerer.compose(answerInput());
-    expect(out.degraded).toMatch(/empty answer \(SAFETY\)/);
+    expect(out.degraded).toBe("gemini: reply blocked (SAFETY)");
     const input = answerInput();
     const notes = [...input.notes, TEMPLATE_FALLBACK_NOTE];
     expect(out.text).toBe((await createTemplateAnswerer().compose({ ...input, notes })).text);

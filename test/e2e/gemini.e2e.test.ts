@@ -4,12 +4,11 @@
  * memory store — driven through POST /chat.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
-import { silentLogger } from "../../src/logger.ts";
-import { type RunningApp, startApp } from "../../src/main.ts";
+import type { RunningApp } from "../../src/main.ts";
 import { type FakeGemini, type FakeGeminiReply, startFakeGemini } from "../fakes/fake-gemini.ts";
 import type { Json } from "../helpers/json.ts";
 import { getJson, idsOf, postChat } from "./support/chat.ts";
+import { startGeminiApp } from "./support/gemini-app.ts";
 import { type ModelScript, modelReply } from "./support/gemini-model.ts";
 
 const WRONG_PROSE = "上限は999億円です。";
@@ -28,16 +27,7 @@ beforeAll(async () => {
     if (outage && (!outage.only || isAnswer)) return outage.reply;
     return modelReply(request, script);
   });
-  const config = loadConfig({
-    PORT: "0",
-    GOOGLE_API_KEY: "test-key",
-    GEMINI_BASE_URL: fake.url,
-    GEMINI_MAX_RETRIES: "1",
-    JGRANTS_SOURCE: "snapshot",
-    STORE_BACKEND: "memory",
-    MCP_HEARTBEAT_MS: "0",
-  });
-  app = await startApp(config, silentLogger);
+  app = await startGeminiApp(fake.url, { GEMINI_MAX_RETRIES: "1" });
 });
 afterAll(async () => {
   await app?.stop();
