@@ -255,8 +255,8 @@ export function createAgent(deps: AgentDeps): Agent {
     const shown = await detailed;
     snapshotClock = collected.source?.mode === "snapshot" ? now : null;
     // The answerer fell back to the template on its own: say so once (the planner's fallback has its note).
-    if (composed.degraded && !loop.degraded && !notes.includes(TEMPLATE_FALLBACK_NOTE))
-      notes.push(TEMPLATE_FALLBACK_NOTE);
+    const fallbackNote = composed.fallbackNote ?? TEMPLATE_FALLBACK_NOTE;
+    if (composed.degraded && !loop.degraded && !notes.includes(fallbackNote)) notes.push(fallbackNote);
     let historyNotSaved = storeDown;
     const record: HistoryTurn = {
       question: turn.text,

@@ -36,6 +36,8 @@ export interface AnswerOutput {
   promptBytes: number;
   /** Set when an LLM answerer failed and the template was used instead. */
   degraded?: string;
+  /** The note the fallback answer states (TEMPLATE_FALLBACK_NOTE unless said otherwise). */
+  fallbackNote?: string;
 }
 
 export interface Answerer {

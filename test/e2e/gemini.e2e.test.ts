@@ -11,10 +11,10 @@ import { getJson, idsOf, postChat } from "./support/chat.ts";
 import { startGeminiApp } from "./support/gemini-app.ts";
 import { type ModelScript, modelReply } from "./support/gemini-model.ts";
 
-const WRONG_PROSE = "上限は999億円です。";
+const LAST_PROSE = "詳しくは公募要領をご確認ください。";
 const script: ModelScript = {
   keywords: ["事業承継"],
-  prose: ["事業承継に使える補助金をご紹介します。", WRONG_PROSE, "詳しくは公募要領をご確認ください。"],
+  prose: ["事業承継に使える補助金をご紹介します。", "1番目から順にご確認ください。", LAST_PROSE],
 };
 /** When set, the fake answers every request (or only answer requests) with this error. */
 let outage: { reply: FakeGeminiReply; only?: "answer" } | null = null;
@@ -67,7 +67,8 @@ describe("Gemini mode through POST /chat", () => {
     expect(first.subsidies.length).toBeGreaterThan(1);
     // The model's prose is there, and so is every fact line rendered from the data, after it.
     expect(first.answer).toContain(script.prose[0]);
-    const prose = first.answer.indexOf(WRONG_PROSE);
+    const prose = first.answer.indexOf(LAST_PROSE);
+    expect(prose).toBeGreaterThan(0);
     for (const [i, s] of first.subsidies.entries()) {
       expect(first.answer).toContain(`${i + 1}. ${s.title}`);
       expect(first.answer.indexOf(amountLine(s), prose)).toBeGreaterThan(prose);
@@ -121,7 +122,7 @@ describe("Gemini mode through POST /chat", () => {
     expect(reply._meta.degraded).toEqual(expect.any(String));
     expect(reply.subsidies.length).toBeGreaterThan(0);
     expect(reply.answer).toContain(amountLine(reply.subsidies[0]));
-    expect(reply.answer).not.toContain(WRONG_PROSE);
+    expect(reply.answer).not.toContain(LAST_PROSE);
   });
 
   it("says that Gemini was unavailable when only the answer request failed", async () => {
