@@ -20,7 +20,7 @@ import {
   type RetryOptions,
 } from "../llm/gemini-client.ts";
 import { degradedReason, GeminiError } from "../llm/gemini-errors.ts";
-import { promptFor } from "../llm/system-prompt.ts";
+import { promptFor, withoutSubsection } from "../llm/system-prompt.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import type { ToolInfo } from "../types.ts";
@@ -50,13 +50,16 @@ export function createGeminiPlanner(options: GeminiPlannerOptions): Planner {
   const logger = options.logger ?? silentLogger;
   const client =
     options.client ?? createGeminiClient({ config: options.config, logger, retry: options.retry });
-  const systemInstruction = promptFor(options.systemPrompt, "planner");
+  const firstStepInstruction = promptFor(options.systemPrompt, "planner");
+  // Follow-ups are resolved on a turn's first step; later steps need not read about them.
+  const laterStepInstruction = withoutSubsection(firstStepInstruction, "Follow-ups");
   const checkArgs = createArgsCheck();
 
   async function plan(input: PlanInput, signal?: AbortSignal): Promise<PlanStep> {
     const tools = new Map<string, ToolInfo>(input.tools.map((tool) => [tool.qualifiedName, tool]));
     const functionDeclarations = toFunctionDeclarations(offeredTools(input));
     const deadline = (input.startedAt ?? Date.now()) + options.config.turnBudgetMs;
+    const systemInstruction = input.rounds.length > 0 ? laterStepInstruction : firstStepInstruction;
     const contents: Content[] = [{ role: "user", parts: [{ text: buildPlanPrompt(input) }] }];
     let llmCalls = 0;
     let promptBytes = 0;

@@ -13,9 +13,11 @@ import type { ToolInfo } from "../types.ts";
 export const REASON_ARG = "reason";
 
 const TOOL_DESCRIPTION_MAX = 80;
-const PARAM_DESCRIPTION_MAX = 70;
+const PARAM_DESCRIPTION_MAX = 64;
+/** A first sentence this short is a label, and the sentences after it carry the hint. */
+const LABEL_MAX = 16;
 const LONG_ENUM = 8;
-const ENUM_EXAMPLES = 5;
+const ENUM_EXAMPLES = 2;
 /**
  * Tools whose results a plan cannot use are not offered, to save prompt bytes: a liveness check, and
  * attachment contents (planners see only a short summary of a result, and answers are built from records).
@@ -91,12 +93,13 @@ function firstSentence(text: string): string {
 }
 
 /**
- * The first sentence, and the next ones while they fit in max characters: a short first sentence
- * ("補助対象地域。") must not drop the hint that follows it (add「 / 全国」to keep nationwide subsidies).
+ * The first sentence; and when that is only a label ("補助対象地域。"), the next ones while they fit in
+ * max characters, so the hint that follows a label is not lost (add「 / 全国」to keep nationwide ones).
  */
 function leadingSentences(text: string, max: number): string {
   const sentences = text.split(/(?<=。|\.\s)/).filter((s) => s.trim() !== "");
   let out = sentences[0]?.trim() ?? "";
+  if (out.length > LABEL_MAX) return out;
   for (const sentence of sentences.slice(1)) {
     if (out.length + sentence.trim().length > max) break;
     out += sentence.trim();
@@ -131,7 +134,8 @@ export function toFunctionDeclarations(tools: ToolInfo[]) {
             type: "object",
             properties: {
               ...properties,
-              [REASON_ARG]: { type: "string", description: "why (short)" },
+              // Its name says enough (the system prompt asks for a short reason): no description to resend.
+              [REASON_ARG]: { type: "string" },
             },
             required: [...required.filter((name) => name !== REASON_ARG), REASON_ARG],
           },
