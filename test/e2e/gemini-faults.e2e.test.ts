@@ -91,6 +91,16 @@ describe("a blocked or empty planning reply", () => {
   });
 });
 
+describe("a planning reply that finds nothing to search", () => {
+  it("gives the help text and still counts the request it sent", async () => {
+    planning = [{ text: "DONE" }];
+    const { reply } = await ask("こんにちは");
+    expect(reply.kind).toBe("help");
+    expect(reply._meta).toMatchObject({ mode: "gemini", llmCalls: 1, promptBytes: sentBytes() });
+    expect(reply._meta.promptBytes).toBeGreaterThan(0);
+  });
+});
+
 describe("planned arguments that do not fit the tool's schema", () => {
   const call = (args: Record<string, unknown>) => ({
     functionCalls: [{ name: "jgrants__search_subsidies", args: { reason: "検索", ...args } }],

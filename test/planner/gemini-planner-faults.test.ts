@@ -128,9 +128,20 @@ describe("gemini planner: the tools offered", () => {
     expect(fake.requests[1]?.functionNames).toContain("time__days_until");
   });
 
-  it("keeps the area hint about 全国 in the declaration", async () => {
-    const { planner, fake } = await plannerWith([{ text: "DONE" }]);
+  it("re-plans after zero hits with the search tool only and without the follow-up rules", async () => {
+    const { planner, fake } = await plannerWith([{ text: "DONE" }, { text: "DONE" }]);
+    const zero = {
+      call: { server: "jgrants", tool: "search_subsidies", args: { keyword: "量子" } },
+      isError: false,
+      summary: "0件",
+      hitCount: 0,
+    };
     await planner.plan(planInput());
-    expect(JSON.stringify(fake.requests[0]?.body?.tools)).toContain("全国");
+    await planner.plan(planInput({ rounds: [{ round: 1, calls: [zero] }] }));
+    const [first, replan] = fake.requests;
+    expect(first?.text).toContain("### Follow-ups");
+    expect(replan?.text).not.toContain("### Follow-ups");
+    expect(replan?.functionNames).toEqual(["jgrants__search_subsidies"]);
+    expect(replan!.bytes).toBeLessThan(first!.bytes);
   });
 });
