@@ -1,8 +1,9 @@
 /**
  * The first seed's documented algorithm, kept only as a yardstick: the LLM decides every step (plan, then
- * an evaluation after each execution, including which details to fetch), tool calls run one after another,
- * and raw results go back into the prompt. Same Gemini client and tool host as the agent, so the figures
- * compare the algorithms, not the plumbing.
+ * an evaluation after each execution, including which details to fetch), tool calls run one after another
+ * (依次, as the seed describes it), and raw results go back into the prompt. Same Gemini client and tool
+ * host as the agent, so the figures compare the algorithms, not the plumbing. `parallel: true` is a
+ * variant that runs each round's calls at once, so readers see how much of the gap is parallelism alone.
  */
 import type { GeminiClient } from "../src/llm/gemini-client.ts";
 import type { ToolHost, ToolInfo } from "../src/types.ts";
@@ -21,6 +22,7 @@ export async function runBaseline(
   question: string,
   client: GeminiClient,
   host: ToolHost,
+  options: { parallel?: boolean } = {},
 ): Promise<BaselineFigures> {
   const started = Date.now();
   const tools = await host.listTools();
@@ -47,15 +49,17 @@ export async function runBaseline(
   let step = await ask("plan", true);
   while (step.functionCalls.length > 0 && figures.rounds < MAX_ROUNDS) {
     figures.rounds += 1;
-    for (const fc of step.functionCalls) {
+    const run = async (fc: { name: string; args: Record<string, unknown> }) => {
       const tool = byName.get(fc.name);
-      if (!tool) continue;
+      if (!tool) return null;
       const result = await host.callTool({ server: tool.server, tool: tool.name, args: fc.args });
       figures.toolCalls += 1;
-      transcript.push(
-        `結果 ${fc.name}(${JSON.stringify(fc.args)}): ${JSON.stringify(result.data ?? result.text)}`,
-      );
-    }
+      return `結果 ${fc.name}(${JSON.stringify(fc.args)}): ${JSON.stringify(result.data ?? result.text)}`;
+    };
+    const lines: Array<string | null> = [];
+    if (options.parallel) lines.push(...(await Promise.all(step.functionCalls.map(run))));
+    else for (const fc of step.functionCalls) lines.push(await run(fc));
+    transcript.push(...lines.filter((line): line is string => line !== null));
     step = await ask("evaluate", true);
   }
   await ask("answer", false);

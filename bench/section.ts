@@ -7,6 +7,8 @@ const sections: Record<string, (args: Record<string, number>) => Promise<Figures
       llmLatencyMs: a.llmLatency,
       toolLatencyMs: a.toolLatency,
     }),
+  "gemini-faults": async (a) =>
+    (await import("./gemini-faults-bench.ts")).runGeminiFaultsBench({ toolLatencyMs: a.toolLatency }),
   offline: async () => (await import("./offline-bench.ts")).runOfflineBench(),
   store: async () => (await import("./store-bench.ts")).runStoreBench(),
   slack: async () => (await import("./slack-bench.ts")).runSlackBench(),

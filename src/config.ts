@@ -95,7 +95,8 @@ export const envSchema = z.object({
   GOOGLE_API_KEY: z.string().min(1).optional(),
   GEMINI_MODEL: z.string().min(1).default("gemini-2.5-flash"),
   GEMINI_BASE_URL: url("GEMINI_BASE_URL").optional(),
-  GEMINI_TIMEOUT_MS: int("GEMINI_TIMEOUT_MS", 100, 600_000).default(30_000),
+  GEMINI_TIMEOUT_MS: int("GEMINI_TIMEOUT_MS", 100, 600_000).default(12_000),
+  GEMINI_TURN_BUDGET_MS: int("GEMINI_TURN_BUDGET_MS", 500, 600_000).default(25_000),
   GEMINI_MAX_RETRIES: int("GEMINI_MAX_RETRIES", 0, 10).default(2),
 
   AGENT_MAX_ROUNDS: int("AGENT_MAX_ROUNDS", 1, 20).default(5),
@@ -182,6 +183,8 @@ export function buildConfig(env: Env, rawEnv: Record<string, string | undefined>
           model: env.GEMINI_MODEL,
           baseUrl: env.GEMINI_BASE_URL,
           timeoutMs: env.GEMINI_TIMEOUT_MS,
+          /** All Gemini calls of one turn (planning, repairs, retries, the answer) end within this. */
+          turnBudgetMs: env.GEMINI_TURN_BUDGET_MS,
           maxRetries: env.GEMINI_MAX_RETRIES,
         }
       : undefined,

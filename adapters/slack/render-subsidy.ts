@@ -25,9 +25,11 @@ export function deadlineText(subsidy: Subsidy): string {
   return date;
 }
 
+// verbatim: data text is shown as the source has it, and a URL or domain in it is not made a link.
 const field = (label: string, value: string | null): types.MrkdwnElement => ({
   type: "mrkdwn",
   text: clipText(`*${label}*\n${escapeMrkdwn(value?.trim() ? value : "—")}`, SLACK_LIMITS.fieldText),
+  verbatim: true,
 });
 
 /** The button value: "<n>|<id>", parsed back by parseDetailValue. */
@@ -50,7 +52,7 @@ export function subsidySection(subsidy: Subsidy, n: number, buttons: boolean): t
   const summary = subsidy.summary.trim() ? `\n${escapeMrkdwn(clipText(subsidy.summary.trim(), 2000))}` : "";
   const section: types.SectionBlock = {
     type: "section",
-    text: { type: "mrkdwn", text: clipText(`${title}${summary}`, SLACK_LIMITS.sectionText) },
+    text: { type: "mrkdwn", text: clipText(`${title}${summary}`, SLACK_LIMITS.sectionText), verbatim: true },
     fields: [
       field("上限額", subsidy.maxAmountText),
       field("補助率", subsidy.rate ?? "公募要領を確認"),

@@ -170,6 +170,7 @@ export function createAgent(deps: AgentDeps): Agent {
     const keep = withinDeadlineWindow(turn.text, () => now);
     const loop: LoopOutput = await runLoop({
       keep,
+      startedAt: started,
       question: turn.text,
       history,
       tools,
@@ -199,7 +200,13 @@ export function createAgent(deps: AgentDeps): Agent {
     if (loop.plan.length === 0 && !conditions && focus.kind === "search") {
       // The planner found nothing to search for: say so and show what can be asked, not a random list.
       emit({ type: "done" });
-      return helpReply(turn.threadKey, loop.planner.mode, loop.planner.model, NOTHING_TO_SEARCH);
+      const help = helpReply(turn.threadKey, loop.planner.mode, loop.planner.model, NOTHING_TO_SEARCH);
+      // The planner's requests were sent all the same: count them.
+      const { llmCalls, promptBytes, rounds } = loop;
+      return {
+        ...help,
+        meta: { ...help.meta, llmCalls, promptBytes, rounds, durationMs: Date.now() - started },
+      };
     }
     const pick = () =>
       selectShown(collected, focus, conditions, shownLimit(collected, limits.detailTopN), keep);
@@ -242,6 +249,7 @@ export function createAgent(deps: AgentDeps): Agent {
       source: collected.source,
       notes,
       now,
+      startedAt: started,
     };
     const useFallback = loop.planner === deps.fallbackPlanner && deps.planner !== deps.fallbackPlanner;
     const answerer = useFallback ? deps.fallbackAnswerer : deps.answerer;
@@ -262,8 +270,8 @@ export function createAgent(deps: AgentDeps): Agent {
 
     const shown = await detailed;
     // The answerer fell back to the template on its own: say so once (the planner's fallback has its note).
-    if (composed.degraded && !loop.degraded && !notes.includes(TEMPLATE_FALLBACK_NOTE))
-      notes.push(TEMPLATE_FALLBACK_NOTE);
+    const fallbackNote = composed.fallbackNote ?? TEMPLATE_FALLBACK_NOTE;
+    if (composed.degraded && !loop.degraded && !notes.includes(fallbackNote)) notes.push(fallbackNote);
     let historyNotSaved = storeDown;
     const record: HistoryTurn = {
       question: turn.text,

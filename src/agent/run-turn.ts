@@ -4,7 +4,14 @@
  * Limits (rounds, tool calls) end in an answer built from what was found, never in an exception.
  */
 
-import type { CallSummary, PlanFocus, Planner, PlanStep, RoundSummary } from "../planner/planner.ts";
+import type {
+  CallSummary,
+  PlanFocus,
+  PlanInput,
+  Planner,
+  PlanStep,
+  RoundSummary,
+} from "../planner/planner.ts";
 import { summariseCall } from "../subsidies/index.ts";
 import type {
   HistoryTurn,
@@ -39,6 +46,8 @@ export interface LoopInput {
   signal?: AbortSignal;
   /** Which hits may be shown (e.g. a deadline window); details are fetched only for those. */
   keep?: (s: Subsidy) => boolean;
+  /** When the turn began (epoch ms), passed to planners for their time budget. */
+  startedAt?: number;
 }
 
 export interface LoopOutput {
@@ -126,22 +135,19 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     return out;
   };
 
+  const { question, history, tools, startedAt } = input;
+  const planInput = (): PlanInput => ({ question, history, tools, rounds, now: input.now(), startedAt });
+
   while (round < limits.maxRounds) {
     if (input.signal?.aborted) break;
     round += 1;
-    let step: PlanStep = await planner.plan(
-      { question: input.question, history: input.history, tools: input.tools, rounds, now: input.now() },
-      input.signal,
-    );
+    let step: PlanStep = await planner.plan(planInput(), input.signal);
     llmCalls += step.llmCalls;
     promptBytes += step.promptBytes;
     if (step.degraded && planner !== input.fallbackPlanner) {
       degraded = step.degraded;
       planner = input.fallbackPlanner;
-      step = await planner.plan(
-        { question: input.question, history: input.history, tools: input.tools, rounds, now: input.now() },
-        input.signal,
-      );
+      step = await planner.plan(planInput(), input.signal);
     }
     conditions = step.conditions ?? conditions;
     focus = step.focus ?? focus;

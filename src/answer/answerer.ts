@@ -30,6 +30,8 @@ export interface AnswerInput {
   match?: MatchQuality;
   /** What the user could ask instead when nothing clearly fits. */
   suggestions?: string[];
+  /** When the turn began (epoch ms): an LLM answerer measures the turn's time budget from it. */
+  startedAt?: number;
 }
 
 export interface AnswerOutput {
@@ -38,6 +40,8 @@ export interface AnswerOutput {
   promptBytes: number;
   /** Set when an LLM answerer failed and the template was used instead. */
   degraded?: string;
+  /** The note the fallback answer states (TEMPLATE_FALLBACK_NOTE unless said otherwise). */
+  fallbackNote?: string;
 }
 
 export interface Answerer {

@@ -1,9 +1,12 @@
 /**
  * The Gemini answerer: a short Japanese explanation streamed from compact facts, followed by the facts
  * themselves rendered from the data (renderSubsidyFacts), so amounts, rates, deadlines and links never
- * come from LLM prose. On failure it falls back to the template answerer and reports `degraded`.
- * When the model fails after some deltas were streamed, the final `text` (the template's) replaces them.
+ * come from LLM prose. The prose reaches the user only through the prose guard (prose-guard.ts), one
+ * checked sentence at a time; a violation drops it for the template and a short note. Any failure falls
+ * back to the template answerer and reports `degraded`. When the model fails or is stopped after some
+ * sentences were streamed, the final `text` (the template's) replaces them.
  */
+import { scopedSignal } from "../abort.ts";
 import {
   createGeminiClient,
   type GeminiClient,
@@ -16,6 +19,8 @@ import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import { type Answerer, type AnswerInput, type AnswerOutput, TEMPLATE_FALLBACK_NOTE } from "./answerer.ts";
 import { buildAnswerPrompt, renderAnswerTail } from "./gemini-answer-prompt.ts";
+import { createProseGate } from "./prose-gate.ts";
+import { createProseGuard, GUARD_NOTE } from "./prose-guard.ts";
 import { createTemplateAnswerer } from "./template-answerer.ts";
 
 /** Options of createGeminiAnswerer; `retry` and `client` are optional additions for tests and sharing. */
@@ -36,6 +41,7 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
   const client =
     options.client ?? createGeminiClient({ config: options.config, logger, retry: options.retry });
   const systemInstruction = promptFor(options.systemPrompt, "answerer");
+  const guard = createProseGuard(options.systemPrompt);
   const template = createTemplateAnswerer();
 
   return {
@@ -46,6 +52,17 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
       let llmCalls = 0;
       let promptBytes = 0;
       let reason: string;
+      // The guard may stop the stream; the caller's signal stops it too.
+      const stream = scopedSignal({ follow: [signal] });
+      const context = { ...input, asOf: input.source?.asOf };
+      const gate = createProseGate(
+        (text) => guard(text, context),
+        (text) => {
+          streamed = true;
+          onDelta?.(text);
+        },
+        () => stream.abort(new Error("prose rejected by the guard")),
+      );
       try {
         const result = await client.generateStream(
           {
@@ -54,39 +71,49 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
             temperature: 0.3,
           },
           {
-            signal,
-            onDelta: (text) => {
-              streamed = true;
-              onDelta?.(text);
-            },
+            signal: stream.signal,
+            deadline: (input.startedAt ?? Date.now()) + options.config.turnBudgetMs,
+            onDelta: gate.push,
           },
         );
         llmCalls = result.attempts;
         promptBytes = result.promptBytes;
         const intro = result.text.trim();
-        if (intro) {
+        const violation = intro ? gate.finish() : null;
+        if (intro && !violation) {
           // The prose may have started before the details arrived; the facts wait for them.
           const final = input.detailed ? { ...input, subsidies: await input.detailed } : input;
           const tail = `\n\n${renderAnswerTail(final)}`;
           onDelta?.(tail);
           return { text: `${intro}${tail}`, llmCalls, promptBytes };
         }
-        reason = `gemini: empty answer (${result.finishReason ?? "no finish reason"})`;
+        reason = violation
+          ? `gemini: prose rejected (${violation.rule})`
+          : `gemini: ${result.withheld ?? `empty answer (${result.finishReason ?? "no finish reason"})`}`;
+        if (violation) logger.warn({ violation }, "gemini answerer: prose rejected by the guard");
       } catch (error) {
         if (error instanceof GeminiError) {
           llmCalls = error.attempts;
           promptBytes = error.promptBytes;
         }
         if (signal?.aborted) throw signal.reason ?? error;
-        reason = degradedReason(error);
+        reason = gate.violation ? `gemini: prose rejected (${gate.violation.rule})` : degradedReason(error);
+      } finally {
+        stream.dispose();
       }
       logger.warn({ reason }, "gemini answerer degraded; using the template");
-      const notes = [...input.notes, TEMPLATE_FALLBACK_NOTE];
+      const note = gate.violation ? GUARD_NOTE : TEMPLATE_FALLBACK_NOTE;
       const fallback = await template.compose(
-        { ...input, notes },
+        { ...input, notes: [...input.notes, note] },
         { onDelta: streamed ? undefined : onDelta, signal },
       );
-      return { ...fallback, llmCalls: llmCalls + fallback.llmCalls, promptBytes, degraded: reason };
+      return {
+        ...fallback,
+        llmCalls: llmCalls + fallback.llmCalls,
+        promptBytes,
+        degraded: reason,
+        fallbackNote: note,
+      };
     },
   };
 }

@@ -3,6 +3,7 @@
  * answerers, so amounts, rates, deadlines and links always come from the data.
  */
 import type { DataSource, SearchConditions, Subsidy } from "../types.ts";
+import { inertLinks } from "./inert-links.ts";
 
 /** "あと18日" / "本日締切" / "受付終了" / "受付開始前", or null when the deadline is unknown. */
 export function deadlineNote(s: Subsidy): string | null {
@@ -38,8 +39,9 @@ export function renderSubsidyFacts(subsidy: Subsidy, index: number): string {
     `- 受付状況: ${s.status}${s.status === "受付前" && s.start ? `（${s.start.jst}開始）` : ""}`,
     `- 対象地域: ${areaText(s.area)}`,
     `- 従業員規模: ${s.employees ?? "公募要領を確認"}`,
-    `- [Jグランツで見る](${s.url})`,
-  ];
+  ].map((line) => inertLinks(line, [s.url]));
+  // The portal link is the one link in the block; data text above it cannot add clickable ones.
+  lines.push(`- [Jグランツで見る](${s.url})`);
   return lines.join("\n");
 }
 
@@ -54,7 +56,9 @@ export function renderSubsidyDetail(subsidy: Subsidy, index: number): string {
     s.purpose ? `- 利用目的: ${s.purpose}` : null,
     s.institution ? `- 実施機関: ${s.institution}` : null,
     s.summary ? `- 概要: ${s.summary}` : null,
-  ].filter((l): l is string => l !== null);
+  ]
+    .filter((l): l is string => l !== null)
+    .map((line) => inertLinks(line, [s.url]));
   return [...block, ...extra, link].join("\n");
 }
 

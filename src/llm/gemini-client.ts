@@ -10,6 +10,8 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import { GeminiError } from "./gemini-errors.ts";
+import { readResponse, readStream } from "./gemini-response.ts";
+import { retryDelay, serverRetryDelayMs } from "./gemini-retry.ts";
 
 /** SDK types the planner and answerer use, re-exported so that only this file imports the SDK. */
 export type { Content, FunctionDeclaration, Part };
@@ -36,6 +38,18 @@ export interface GeminiResult {
   attempts: number;
   /** Bytes of prompt sent over all attempts. */
   promptBytes: number;
+  /**
+   * Why the reply carries nothing usable, when it does not: a block (promptFeedback.blockReason, or a
+   * finishReason such as SAFETY, RECITATION or OTHER), or no candidate or no parts at all.
+   */
+  withheld?: string;
+}
+
+/** Per-call options: the caller's signal and the turn's deadline (epoch ms) that bounds every attempt. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** No attempt runs past it, and a retry whose delay would end after it is not made. */
+  deadline?: number;
 }
 
 export interface RetryOptions {
@@ -58,11 +72,11 @@ export interface GeminiClientOptions {
 export interface GeminiClient {
   readonly model: string;
   /** One generateContent call (with retries). Throws GeminiError. */
-  generate(request: GeminiRequest, options?: { signal?: AbortSignal }): Promise<GeminiResult>;
+  generate(request: GeminiRequest, options?: CallOptions): Promise<GeminiResult>;
   /** One streamGenerateContent call; text deltas go to onDelta. Retries only before the first delta. */
   generateStream(
     request: GeminiRequest,
-    options?: { signal?: AbortSignal; onDelta?: (text: string) => void },
+    options?: CallOptions & { onDelta?: (text: string) => void },
   ): Promise<GeminiResult>;
 }
 
@@ -80,15 +94,18 @@ export function createGeminiClient(options: GeminiClientOptions): GeminiClient {
 
   async function run(
     request: GeminiRequest,
-    signal: AbortSignal | undefined,
+    options: CallOptions,
     stream: ((text: string) => void) | undefined,
   ): Promise<GeminiResult> {
+    const { signal, deadline } = options;
     const bytes = promptBytesOf(request);
     let attempts = 0;
     for (;;) {
+      const timeoutMs = attemptTimeout(config.timeoutMs, deadline);
+      if (timeoutMs <= 0) throw budgetSpent(attempts, bytes);
       attempts++;
       let streamed = false;
-      const attempt = scopedSignal({ follow: [signal], timeoutMs: config.timeoutMs });
+      const attempt = scopedSignal({ follow: [signal], timeoutMs });
       try {
         const params = {
           model: config.model,
@@ -96,19 +113,29 @@ export function createGeminiClient(options: GeminiClientOptions): GeminiClient {
           config: buildConfig(request, attempt.signal),
         };
         const result = stream
-          ? await consumeStream(await ai.models.generateContentStream(params), (text) => {
+          ? await readStream(await ai.models.generateContentStream(params), (text) => {
               streamed = true;
               stream(text);
             })
-          : toResult(await ai.models.generateContent(params));
+          : readResponse(await ai.models.generateContent(params));
         return { ...result, attempts, promptBytes: bytes * attempts };
       } catch (raw) {
         attempt.dispose();
         const error = classify(raw, attempt.timedOut(), signal);
         error.attempts = attempts;
         error.promptBytes = bytes * attempts;
-        if (!error.retryable || streamed || attempts > config.maxRetries) throw error;
-        const delay = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempts - 1));
+        const delay = streamed
+          ? null
+          : retryDelay({
+              error,
+              attempts,
+              maxRetries: config.maxRetries,
+              baseDelayMs,
+              maxDelayMs,
+              deadline,
+              now: Date.now(),
+            });
+        if (delay === null) throw error;
         logger.warn(
           { code: error.code, status: error.status, attempt: attempts, delayMs: delay },
           "gemini retry",
@@ -123,8 +150,8 @@ export function createGeminiClient(options: GeminiClientOptions): GeminiClient {
 
   return {
     model: config.model,
-    generate: (request, opts = {}) => run(request, opts.signal, undefined),
-    generateStream: (request, opts = {}) => run(request, opts.signal, opts.onDelta ?? (() => {})),
+    generate: (request, opts = {}) => run(request, opts, undefined),
+    generateStream: (request, opts = {}) => run(request, opts, opts.onDelta ?? (() => {})),
   };
 }
 
@@ -140,58 +167,36 @@ function buildConfig(request: GeminiRequest, signal: AbortSignal) {
   };
 }
 
-interface ResponseLike {
-  candidates?: Array<{ content?: Content; finishReason?: string }>;
+/** One attempt's timeout: the per-call deadline, shortened to what is left of the turn's budget. */
+function attemptTimeout(timeoutMs: number, deadline: number | undefined): number {
+  return deadline === undefined ? timeoutMs : Math.min(timeoutMs, deadline - Date.now());
 }
 
-function toResult(response: ResponseLike): Omit<GeminiResult, "attempts" | "promptBytes"> {
-  const candidate = response.candidates?.[0];
-  const parts = candidate?.content?.parts ?? [];
-  return {
-    content: candidate?.content,
-    functionCalls: parts.flatMap((part) =>
-      part.functionCall?.name
-        ? [{ name: part.functionCall.name, args: (part.functionCall.args ?? {}) as Record<string, unknown> }]
-        : [],
-    ),
-    text: visibleText(parts),
-    finishReason: candidate?.finishReason,
-  };
+function budgetSpent(attempts: number, bytes: number): GeminiError {
+  const error = new GeminiError("GEMINI_BUDGET_SPENT", "The turn's time budget for Gemini is spent");
+  error.attempts = attempts;
+  error.promptBytes = bytes * attempts;
+  return error;
 }
 
-async function consumeStream(
-  stream: AsyncIterable<ResponseLike>,
-  onDelta: (text: string) => void,
-): Promise<Omit<GeminiResult, "attempts" | "promptBytes">> {
-  let text = "";
-  let finishReason: string | undefined;
-  for await (const chunk of stream) {
-    const candidate = chunk.candidates?.[0];
-    const delta = visibleText(candidate?.content?.parts ?? []);
-    if (delta) {
-      text += delta;
-      onDelta(delta);
-    }
-    finishReason = candidate?.finishReason ?? finishReason;
-  }
-  return { content: { role: "model", parts: [{ text }] }, functionCalls: [], text, finishReason };
-}
-
-function visibleText(parts: Part[]): string {
-  return parts
-    .filter((part) => typeof part.text === "string" && !part.thought)
-    .map((part) => part.text)
-    .join("");
-}
-
-/** Bytes of what one request sends as prompt: system instruction, contents and declarations. */
+/**
+ * Bytes of the JSON body one request sends, built the way the SDK builds it (contents, systemInstruction
+ * as a user content, tools, generationConfig), so `_meta.promptBytes` reports what went over the wire.
+ */
 export function promptBytesOf(request: GeminiRequest): number {
-  const size = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
-  return (
-    Buffer.byteLength(request.systemInstruction ?? "") +
-    size(request.contents) +
-    size(request.functionDeclarations)
-  );
+  const body = {
+    contents: request.contents,
+    systemInstruction:
+      request.systemInstruction === undefined
+        ? undefined
+        : { parts: [{ text: request.systemInstruction }], role: "user" },
+    tools: request.functionDeclarations?.length
+      ? [{ functionDeclarations: request.functionDeclarations }]
+      : undefined,
+    // The SDK always sends a generationConfig (empty without a temperature).
+    generationConfig: request.temperature === undefined ? {} : { temperature: request.temperature },
+  };
+  return Buffer.byteLength(JSON.stringify(body));
 }
 
 function classify(raw: unknown, timedOut: boolean, caller: AbortSignal | undefined): GeminiError {
@@ -203,7 +208,12 @@ function classify(raw: unknown, timedOut: boolean, caller: AbortSignal | undefin
     const status = raw.status;
     const code =
       status === 429 ? "GEMINI_RATE_LIMITED" : status >= 500 ? "GEMINI_SERVER_ERROR" : "GEMINI_HTTP_ERROR";
-    return new GeminiError(code, `Gemini HTTP ${status}: ${message.slice(0, 300)}`, { status, cause: raw });
+    const error = new GeminiError(code, `Gemini HTTP ${status}: ${message.slice(0, 300)}`, {
+      status,
+      cause: raw,
+    });
+    if (status === 429) error.retryDelayMs = serverRetryDelayMs(message);
+    return error;
   }
   if (raw instanceof TypeError && /fetch failed|network|ECONN/i.test(message)) {
     return new GeminiError("GEMINI_NETWORK", `Gemini unreachable: ${message}`, { cause: raw });

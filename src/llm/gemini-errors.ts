@@ -9,7 +9,9 @@ export type GeminiErrorCode =
   | "GEMINI_TIMEOUT"
   | "GEMINI_NETWORK"
   | "GEMINI_BAD_RESPONSE"
-  | "GEMINI_ABORTED";
+  | "GEMINI_ABORTED"
+  /** The turn's time budget for LLM calls ran out before this request could be sent or retried. */
+  | "GEMINI_BUDGET_SPENT";
 
 /** A failed Gemini call; `retryable` tells the client's retry loop whether another attempt may help. */
 export class GeminiError extends AppError {
@@ -19,6 +21,8 @@ export class GeminiError extends AppError {
   /** Requests sent before giving up, and the prompt bytes they carried (set by the client). */
   attempts = 0;
   promptBytes = 0;
+  /** The delay a 429 asked for (google.rpc.RetryInfo), in ms. */
+  retryDelayMs?: number;
 
   constructor(code: GeminiErrorCode, message: string, options: { status?: number; cause?: unknown } = {}) {
     super(code, message, { cause: options.cause, userMessage: "AIの応答を取得できませんでした。" });
@@ -41,6 +45,7 @@ export function degradedReason(error: unknown): string {
       GEMINI_NETWORK: "unreachable",
       GEMINI_BAD_RESPONSE: "malformed response",
       GEMINI_ABORTED: "aborted",
+      GEMINI_BUDGET_SPENT: "turn time budget spent",
     };
     const status = error.status ? ` (${error.status})` : "";
     return `gemini: ${labels[error.code]}${status}`;

@@ -32,3 +32,12 @@ export function promptFor(systemPrompt: string, role: keyof typeof ROLE_HEADINGS
     .join("")
     .trim();
 }
+
+/**
+ * A prompt without one "### " subsection (up to the next heading): the planner drops "### Follow-ups"
+ * once tools have run in a turn, since follow-ups are resolved on its first step.
+ */
+export function withoutSubsection(prompt: string, heading: string): string {
+  const pattern = new RegExp(`^### ${heading}\\s*\\n[\\s\\S]*?(?=^#{2,3} |(?![\\s\\S]))`, "im");
+  return prompt.replace(pattern, "").trim();
+}

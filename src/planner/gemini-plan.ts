@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { readConditions } from "../subsidies/index.ts";
 import type { HistoryTurn, SearchConditions, ToolCall, ToolInfo } from "../types.ts";
+import type { ArgsCheck } from "./gemini-args.ts";
 import { REASON_ARG } from "./gemini-schema.ts";
 import type { PlanFocus, RoundSummary } from "./planner.ts";
 
@@ -19,10 +20,14 @@ const argsSchema = z.looseObject({
 /** The validated calls, or what was wrong with them (sent back to the model in the repair). */
 export type ParsedPlan = { ok: true; calls: ToolCall[] } | { ok: false; problem: string };
 
-/** Validates the model's function calls and maps qualified names back to {server, tool}. */
+/**
+ * Validates the model's function calls (a reason each, and arguments that fit the tool's input schema
+ * when `check` is given) and maps qualified names back to {server, tool}.
+ */
 export function parseFunctionCalls(
   functionCalls: Array<{ name: string; args: unknown }>,
   tools: Map<string, ToolInfo>,
+  check?: ArgsCheck,
 ): ParsedPlan {
   const calls: ToolCall[] = [];
   const seen = new Set<string>();
@@ -38,6 +43,8 @@ export function parseFunctionCalls(
       };
     }
     const { [REASON_ARG]: reason, ...args } = parsed.data;
+    const wrong = check?.(tool, args);
+    if (wrong) return { ok: false, problem: `${fc.name}: ${wrong}` };
     const key = `${fc.name} ${JSON.stringify(args)}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -7,8 +7,10 @@
  * Each step is a fresh single-turn request carrying compact summaries of the history and of this turn's
  * rounds, so the planner holds no state between steps and threads. Model parts are replayed verbatim
  * (thought signatures included) only inside a repair exchange, the one place a model turn is resent.
- * Failures never throw: 429/5xx are retried by the client, a malformed plan or MALFORMED_FUNCTION_CALL
- * gets one repair attempt, and anything else comes back as `degraded` for the offline fallback.
+ * Failures never throw: 429/5xx are retried by the client (within the turn's time budget), a malformed
+ * plan (arguments that do not fit the tool's schema included) or MALFORMED_FUNCTION_CALL gets one repair
+ * attempt, and anything else — a blocked or empty reply too — comes back as `degraded` for the offline
+ * fallback.
  */
 import {
   type Content,
@@ -18,13 +20,15 @@ import {
   type RetryOptions,
 } from "../llm/gemini-client.ts";
 import { degradedReason, GeminiError } from "../llm/gemini-errors.ts";
-import { promptFor } from "../llm/system-prompt.ts";
+import { promptFor, withoutSubsection } from "../llm/system-prompt.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import type { ToolInfo } from "../types.ts";
+import { createArgsCheck } from "./gemini-args.ts";
 import { deriveConditions, deriveFocus, parseFunctionCalls } from "./gemini-plan.ts";
 import { buildPlanPrompt } from "./gemini-prompt.ts";
 import { toFunctionDeclarations } from "./gemini-schema.ts";
+import { offeredTools } from "./gemini-tools.ts";
 import type { PlanInput, Planner, PlanStep } from "./planner.ts";
 
 /** Options of createGeminiPlanner; `retry` and `client` are optional additions for tests and sharing. */
@@ -46,11 +50,16 @@ export function createGeminiPlanner(options: GeminiPlannerOptions): Planner {
   const logger = options.logger ?? silentLogger;
   const client =
     options.client ?? createGeminiClient({ config: options.config, logger, retry: options.retry });
-  const systemInstruction = promptFor(options.systemPrompt, "planner");
+  const firstStepInstruction = promptFor(options.systemPrompt, "planner");
+  // Follow-ups are resolved on a turn's first step; later steps need not read about them.
+  const laterStepInstruction = withoutSubsection(firstStepInstruction, "Follow-ups");
+  const checkArgs = createArgsCheck();
 
   async function plan(input: PlanInput, signal?: AbortSignal): Promise<PlanStep> {
     const tools = new Map<string, ToolInfo>(input.tools.map((tool) => [tool.qualifiedName, tool]));
-    const functionDeclarations = toFunctionDeclarations(toolsFor(input));
+    const functionDeclarations = toFunctionDeclarations(offeredTools(input));
+    const deadline = (input.startedAt ?? Date.now()) + options.config.turnBudgetMs;
+    const systemInstruction = input.rounds.length > 0 ? laterStepInstruction : firstStepInstruction;
     const contents: Content[] = [{ role: "user", parts: [{ text: buildPlanPrompt(input) }] }];
     let llmCalls = 0;
     let promptBytes = 0;
@@ -60,7 +69,7 @@ export function createGeminiPlanner(options: GeminiPlannerOptions): Planner {
       try {
         result = await client.generate(
           { systemInstruction, contents, functionDeclarations, temperature: 0 },
-          { signal },
+          { signal, deadline },
         );
       } catch (error) {
         if (error instanceof GeminiError) {
@@ -77,12 +86,14 @@ export function createGeminiPlanner(options: GeminiPlannerOptions): Planner {
       }
       llmCalls += result.attempts;
       promptBytes += result.promptBytes;
+      // A blocked or empty reply is not "nothing to search": asking again would be refused the same way.
+      if (result.withheld) return degraded(`gemini: ${result.withheld}`);
       if (result.finishReason === MALFORMED && result.functionCalls.length === 0) {
         problem = MALFORMED;
         addUserText(contents, "Your last function call was malformed. Call the functions again, correctly.");
         continue;
       }
-      const parsed = parseFunctionCalls(result.functionCalls, tools);
+      const parsed = parseFunctionCalls(result.functionCalls, tools, checkArgs);
       if (parsed.ok) {
         const calls = parsed.calls;
         return {
@@ -134,7 +145,7 @@ function addRepairTurn(
   functionCalls: Array<{ name: string }>,
   problem: string,
 ): void {
-  const fix = `The plan was not executed: ${problem}. Use only the declared functions, and give every call a "reason". Send the complete plan again.`;
+  const fix = `The plan was not executed: ${problem}. Use only the declared functions with arguments of the declared types, and give every call a "reason". Send the complete plan again.`;
   if (!modelContent?.parts?.length || functionCalls.length === 0) {
     addUserText(contents, fix);
     return;
@@ -143,19 +154,4 @@ function addRepairTurn(
     functionResponse: { name: call.name, response: { error: "not executed: the plan was malformed" } },
   }));
   contents.push(modelContent, { role: "user", parts: [...responses, { text: fix }] });
-}
-
-/**
- * After searches that found nothing, the only useful step is another search (details are fetched by the
- * agent itself), so a re-plan offers just the search tools: a smaller prompt for the retry.
- */
-function toolsFor(input: PlanInput): ToolInfo[] {
-  const calls = input.rounds.flatMap((r) => r.calls);
-  const onlyEmptySearches =
-    calls.length > 0 &&
-    calls.every((c) => c.call.tool === "search_subsidies" && (c.isError || c.hitCount === 0));
-  // With the ranked tool, the literal search is never the better choice: offer one search, not two.
-  const ranked = input.tools.some((t) => t.name === "find_subsidies");
-  const tools = ranked ? input.tools.filter((t) => t.name !== "search_subsidies") : input.tools;
-  return onlyEmptySearches ? tools.filter((t) => /search|find_subsidies/.test(t.name)) : tools;
 }

@@ -13,15 +13,29 @@ import type { ToolInfo } from "../types.ts";
 export const REASON_ARG = "reason";
 
 const TOOL_DESCRIPTION_MAX = 80;
-const PARAM_DESCRIPTION_MAX = 60;
-const LONG_ENUM = 24;
-const ENUM_EXAMPLES = 5;
+const PARAM_DESCRIPTION_MAX = 64;
+/** A first sentence this short is a label, and the sentences after it carry the hint. */
+const LABEL_MAX = 16;
+const LONG_ENUM = 8;
+const ENUM_EXAMPLES = 2;
 /**
  * Tools whose results a plan cannot use are not offered, to save prompt bytes: a liveness check, and
  * attachment contents (planners see only a short summary of a result, and answers are built from records).
  */
 const NOT_OFFERED = new Set(["ping", "get_file_content"]);
-const DROPPED_KEYS = new Set(["$schema", "$id", "title", "examples", "$comment", "additionalProperties"]);
+const DROPPED_KEYS = new Set([
+  "$schema",
+  "$id",
+  "title",
+  "examples",
+  "$comment",
+  "additionalProperties",
+  "default",
+  "minLength",
+  "maxLength",
+]);
+/** Parameters the agent sets itself (result size), so the model need not read about them. */
+const HIDDEN_PARAMS = new Set(["limit"]);
 
 type Json = Record<string, unknown>;
 
@@ -54,14 +68,17 @@ export function geminiSafeSchema(schema: unknown): unknown {
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED_KEYS.has(key)) continue;
-    if (key === "default" && value === null) continue;
     if (key === "type" && Array.isArray(value)) {
       const types = value.filter((t) => t !== "null");
       out.type = types.length === 1 ? types[0] : types;
     } else if (key === "description" && typeof value === "string") {
-      out.description = clipText(firstSentence(value), PARAM_DESCRIPTION_MAX);
+      out.description = clipText(leadingSentences(value, PARAM_DESCRIPTION_MAX), PARAM_DESCRIPTION_MAX);
     } else if (key === "properties" && isObject(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, geminiSafeSchema(v)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value)
+          .filter(([k]) => !HIDDEN_PARAMS.has(k))
+          .map(([k, v]) => [k, geminiSafeSchema(v)]),
+      );
     } else {
       out[key] = geminiSafeSchema(value);
     }
@@ -69,10 +86,25 @@ export function geminiSafeSchema(schema: unknown): unknown {
   return Array.isArray(out.enum) && out.enum.length > LONG_ENUM ? enumAsExamples(out, out.enum) : out;
 }
 
-/** The first sentence of a parameter description: the rest is usually detail the model can do without. */
+/** The first sentence of a description: the rest is usually detail the model can do without. */
 function firstSentence(text: string): string {
   const match = /^[\s\S]*?(?:。|\.\s)/.exec(text);
   return match ? match[0].trim() : text;
+}
+
+/**
+ * The first sentence; and when that is only a label ("補助対象地域。"), the next ones while they fit in
+ * max characters, so the hint that follows a label is not lost (add「 / 全国」to keep nationwide ones).
+ */
+function leadingSentences(text: string, max: number): string {
+  const sentences = text.split(/(?<=。|\.\s)/).filter((s) => s.trim() !== "");
+  let out = sentences[0]?.trim() ?? "";
+  if (out.length > LABEL_MAX) return out;
+  for (const sentence of sentences.slice(1)) {
+    if (out.length + sentence.trim().length > max) break;
+    out += sentence.trim();
+  }
+  return out;
 }
 
 function enumAsExamples(node: Json, values: unknown[]): Json {
@@ -102,7 +134,8 @@ export function toFunctionDeclarations(tools: ToolInfo[]) {
             type: "object",
             properties: {
               ...properties,
-              [REASON_ARG]: { type: "string", description: "why (short)" },
+              // Its name says enough (the system prompt asks for a short reason): no description to resend.
+              [REASON_ARG]: { type: "string" },
             },
             required: [...required.filter((name) => name !== REASON_ARG), REASON_ARG],
           },

@@ -31,6 +31,8 @@ export interface PlanInput {
   rounds: RoundSummary[];
   /** The clock of the data ("now" for deadlines), e.g. the snapshot date in offline demos. */
   now: Date;
+  /** When the turn began (epoch ms): an LLM planner measures the turn's time budget from it. */
+  startedAt?: number;
 }
 
 /** What a follow-up refers to, so the agent can show the right records. */

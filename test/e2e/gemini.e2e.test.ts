@@ -4,18 +4,17 @@
  * memory store — driven through POST /chat.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
-import { silentLogger } from "../../src/logger.ts";
-import { type RunningApp, startApp } from "../../src/main.ts";
+import type { RunningApp } from "../../src/main.ts";
 import { type FakeGemini, type FakeGeminiReply, startFakeGemini } from "../fakes/fake-gemini.ts";
 import type { Json } from "../helpers/json.ts";
 import { getJson, idsOf, postChat } from "./support/chat.ts";
+import { startGeminiApp } from "./support/gemini-app.ts";
 import { type ModelScript, modelReply } from "./support/gemini-model.ts";
 
-const WRONG_PROSE = "上限は999億円です。";
+const LAST_PROSE = "詳しくは公募要領をご確認ください。";
 const script: ModelScript = {
   keywords: ["事業承継"],
-  prose: ["事業承継に使える補助金をご紹介します。", WRONG_PROSE, "詳しくは公募要領をご確認ください。"],
+  prose: ["事業承継に使える補助金をご紹介します。", "1番目から順にご確認ください。", LAST_PROSE],
 };
 /** When set, the fake answers every request (or only answer requests) with this error. */
 let outage: { reply: FakeGeminiReply; only?: "answer" } | null = null;
@@ -28,17 +27,7 @@ beforeAll(async () => {
     if (outage && (!outage.only || isAnswer)) return outage.reply;
     return modelReply(request, script);
   });
-  const config = loadConfig({
-    PORT: "0",
-    GOOGLE_API_KEY: "test-key",
-    GEMINI_BASE_URL: fake.url,
-    GEMINI_MAX_RETRIES: "1",
-    JGRANTS_SOURCE: "snapshot",
-    JGRANTS_NOW: "2026-08-22T12:00:00+09:00",
-    STORE_BACKEND: "memory",
-    MCP_HEARTBEAT_MS: "0",
-  });
-  app = await startApp(config, silentLogger);
+  app = await startGeminiApp(fake.url, { GEMINI_MAX_RETRIES: "1" });
 });
 afterAll(async () => {
   await app?.stop();
@@ -78,7 +67,8 @@ describe("Gemini mode through POST /chat", () => {
     expect(first.subsidies.length).toBeGreaterThan(1);
     // The model's prose is there, and so is every fact line rendered from the data, after it.
     expect(first.answer).toContain(script.prose[0]);
-    const prose = first.answer.indexOf(WRONG_PROSE);
+    const prose = first.answer.indexOf(LAST_PROSE);
+    expect(prose).toBeGreaterThan(0);
     for (const [i, s] of first.subsidies.entries()) {
       expect(first.answer).toContain(`${i + 1}. ${s.title}`);
       expect(first.answer.indexOf(amountLine(s), prose)).toBeGreaterThan(prose);
@@ -132,7 +122,7 @@ describe("Gemini mode through POST /chat", () => {
     expect(reply._meta.degraded).toEqual(expect.any(String));
     expect(reply.subsidies.length).toBeGreaterThan(0);
     expect(reply.answer).toContain(amountLine(reply.subsidies[0]));
-    expect(reply.answer).not.toContain(WRONG_PROSE);
+    expect(reply.answer).not.toContain(LAST_PROSE);
   });
 
   it("says that Gemini was unavailable when only the answer request failed", async () => {

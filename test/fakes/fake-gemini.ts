@@ -8,7 +8,8 @@
  * A script is a queue of replies (consumed in order) or a function of the request. A reply is one of:
  *   { functionCalls: [{ name, args, thoughtSignature? }], text? }   native function calls (several = parallel)
  *   { text: "…" } or { text: ["chunk1", "chunk2"] }               text; an array is streamed chunk by chunk
- *   { error: 429 | 500 | …, message? }                             an HTTP error with Gemini's error body
+ *   { error: 429 | 500 | …, message?, retryDelay? }               an HTTP error with Gemini's error body
+ *                                                                  (retryDelay, e.g. "37s", adds RetryInfo)
  *   { malformedJson: true }                                        a 200 whose body is not JSON
  *   { finishReason: "MALFORMED_FUNCTION_CALL" }                    a candidate without content
  *   { raw: {...} }                                                 a GenerateContentResponse body as given
@@ -37,7 +38,7 @@ export type FakeGeminiReply = ReplyBase &
   (
     | { functionCalls: FakeFunctionCall[]; text?: string }
     | { text: string | string[] }
-    | { error: number; message?: string }
+    | { error: number; message?: string; retryDelay?: string }
     | { malformedJson: true }
     | { finishReason: string }
     | { raw: unknown }
@@ -143,7 +144,7 @@ export async function startFakeGemini(
 
 function respond(res: ServerResponse, reply: FakeGeminiReply, stream: boolean): void {
   if ("error" in reply) {
-    sendError(res, reply.error, reply.message ?? `fake-gemini error ${reply.error}`);
+    sendError(res, reply.error, reply.message ?? `fake-gemini error ${reply.error}`, reply.retryDelay);
     return;
   }
   if ("malformedJson" in reply) {
@@ -200,7 +201,7 @@ function firstContent(chunk: Record<string, unknown>): unknown {
   return candidates?.[0]?.content ?? {};
 }
 
-function sendError(res: ServerResponse, status: number, message: string): void {
+function sendError(res: ServerResponse, status: number, message: string, retryDelay?: string): void {
   const names: Record<number, string> = {
     400: "INVALID_ARGUMENT",
     404: "NOT_FOUND",
@@ -209,7 +210,11 @@ function sendError(res: ServerResponse, status: number, message: string): void {
     503: "UNAVAILABLE",
   };
   res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify({ error: { code: status, message, status: names[status] ?? "UNKNOWN" } }));
+  // Gemini states how long to wait on a 429 as google.rpc.RetryInfo in the error's details.
+  const details = retryDelay
+    ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay }]
+    : undefined;
+  res.end(JSON.stringify({ error: { code: status, message, status: names[status] ?? "UNKNOWN", details } }));
 }
 
 function collectText(body: Record<string, unknown> | null): string {

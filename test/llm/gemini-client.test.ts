@@ -1,6 +1,7 @@
 /** The Gemini client wrapper through the real SDK against the fake Gemini server (and a closed port). */
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
 import { createGeminiClient, type GeminiRequest, promptBytesOf } from "../../src/llm/gemini-client.ts";
 import { degradedReason, GeminiError } from "../../src/llm/gemini-errors.ts";
 import { type FakeGemini, type FakeGeminiScript, startFakeGemini } from "../fakes/fake-gemini.ts";
@@ -47,6 +48,8 @@ describe("gemini client", () => {
     const result = await client.generate(withTools);
     expect(result).toMatchObject({ text: "やあ", functionCalls: [], finishReason: "STOP", attempts: 1 });
     expect(result.promptBytes).toBe(promptBytesOf(withTools));
+    // The counter is the JSON body that went over the wire.
+    expect(result.promptBytes).toBe(fake?.requests[0]?.bytes);
     const sent = fake?.requests[0];
     expect(sent?.model).toBe("gemini-2.5-flash");
     expect(sent?.headers["x-goog-api-key"]).toBe("test-key-not-secret");
@@ -149,5 +152,69 @@ describe("gemini client", () => {
     expect(error.code).toBe("GEMINI_NETWORK");
     expect(error.attempts).toBe(2);
     expect(error.message).not.toContain("test-key-not-secret");
+  });
+
+  it("counts the exact body bytes of a streamed request with a temperature", async () => {
+    const client = await clientWith([{ text: ["あ", "い"] }]);
+    const result = await client.generateStream({ ...request, temperature: 0.3 });
+    expect(result.promptBytes).toBe(fake?.requests[0]?.bytes);
+  });
+
+  it("honours a 429's retryDelay when it ends before the deadline", async () => {
+    const client = await clientWith([{ error: 429, retryDelay: "1.5s" }, { text: "ok" }]);
+    const result = await client.generate(request, { deadline: Date.now() + 25_000 });
+    expect(result.text).toBe("ok");
+    expect(sleeps).toEqual([1500]);
+  });
+
+  it("gives up at once when the retryDelay would outlast the turn's budget", async () => {
+    const client = await clientWith([{ error: 429, retryDelay: "37s" }, { text: "too late" }]);
+    const started = Date.now();
+    const error = await failure(client.generate(request, { deadline: Date.now() + 25_000 }));
+    expect(error.code).toBe("GEMINI_RATE_LIMITED");
+    expect(error.retryDelayMs).toBe(37_000);
+    expect(fake?.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("ends an attempt at the turn's deadline even when the per-call deadline is later", async () => {
+    const client = await clientWith(() => ({ delayMs: 30_000, text: "late" }), { timeoutMs: 10_000 });
+    const started = Date.now();
+    const error = await failure(client.generate(request, { deadline: Date.now() + 400 }));
+    expect(error.code).toBe("GEMINI_TIMEOUT");
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("sends nothing once the turn's budget is spent", async () => {
+    const client = await clientWith([{ text: "unused" }]);
+    const error = await failure(client.generate(request, { deadline: Date.now() - 1 }));
+    expect(error.code).toBe("GEMINI_BUDGET_SPENT");
+    expect(error.attempts).toBe(0);
+    expect(fake?.requests).toHaveLength(0);
+  });
+
+  it("defaults to a 12 s per-call deadline and a 25 s turn budget", () => {
+    const gemini = loadConfig({ GOOGLE_API_KEY: "k" }).gemini;
+    expect(gemini).toMatchObject({ timeoutMs: 12_000, turnBudgetMs: 25_000 });
+  });
+
+  it.each([
+    ["a SAFETY finish", { finishReason: "SAFETY" }, "reply blocked (SAFETY)"],
+    ["a RECITATION finish", { finishReason: "RECITATION" }, "reply blocked (RECITATION)"],
+    ["an OTHER finish", { finishReason: "OTHER" }, "reply blocked (OTHER)"],
+    ["a blocked prompt", { raw: { promptFeedback: { blockReason: "SAFETY" } } }, "prompt blocked (SAFETY)"],
+    ["no candidates", { raw: { candidates: [] } }, "no candidates"],
+    ["no parts", { raw: { candidates: [{ content: { role: "model", parts: [] } }] } }, "empty reply"],
+  ] as const)("says why %s carries nothing usable", async (_label, reply, withheld) => {
+    const client = await clientWith([reply]);
+    const result = await client.generate(request);
+    expect(result.withheld).toBe(withheld);
+    expect(result.functionCalls).toEqual([]);
+  });
+
+  it("reads a usable reply as not withheld", async () => {
+    const client = await clientWith([{ text: "DONE" }]);
+    expect((await client.generate(request)).withheld).toBeUndefined();
   });
 });

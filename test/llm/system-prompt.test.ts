@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
-import { loadSystemPrompt, promptFor } from "../../src/llm/system-prompt.ts";
+import { loadSystemPrompt, promptFor, withoutSubsection } from "../../src/llm/system-prompt.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "system-prompt-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,6 +32,16 @@ describe("system prompt", () => {
     const prompt = "Intro\n## Safety\nS\n## Planning\nP\n## Answering\nA\n";
     expect(promptFor(prompt, "planner")).toBe("Intro\n## Safety\nS\n## Planning\nP");
     expect(promptFor(prompt, "answerer")).toBe("Intro\n## Safety\nS\n## Answering\nA");
+  });
+
+  it("drops one subsection up to the next heading, and the planner's follow-up rules exist to drop", () => {
+    const prompt = "A\n## Planning\n- p\n\n### Follow-ups\n\n- f1\n  f2\n## Answering\n- a\n";
+    expect(withoutSubsection(prompt, "Follow-ups")).toBe("A\n## Planning\n- p\n\n## Answering\n- a");
+    const planner = promptFor(loadSystemPrompt(), "planner");
+    expect(planner).toContain("### Follow-ups");
+    const later = withoutSubsection(planner, "Follow-ups");
+    expect(later).not.toContain("2番目の詳細は？");
+    expect(later).toContain("reply DONE");
   });
 
   it("fails clearly when the file is missing or empty", () => {

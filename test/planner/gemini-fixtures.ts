@@ -86,6 +86,7 @@ export function geminiConfig(baseUrl: string, overrides: Partial<GeminiConfig> =
     model: "gemini-2.5-flash",
     baseUrl,
     timeoutMs: 5000,
+    turnBudgetMs: 25_000,
     maxRetries: 2,
     ...overrides,
   };

@@ -45,8 +45,19 @@ describe("gemini schema", () => {
     expect(geminiSafeSchema(schema)).toEqual({
       type: "string",
       enum: ["製造業", "建設業"],
-      description: "業種。",
+      description: "業種。複数は / で区切る。",
     });
+  });
+
+  it("keeps the sentences after a short first one while they fit, so hints like「 / 全国」survive", () => {
+    const area = geminiSafeSchema({
+      type: "string",
+      description:
+        "補助対象地域。都道府県で絞り込むと全国対象の補助金は含まれないため、含めたいときは「 / 全国」を足します。複数の値は「 / 」（半角スペース＋半角スラッシュ＋半角スペース）で区切って1つの文字列にします。",
+    }) as { description: string };
+    expect(area.description).toBe(
+      "補助対象地域。都道府県で絞り込むと全国対象の補助金は含まれないため、含めたいときは「 / 全国」を足します。",
+    );
   });
 
   it("declares each tool by qualified name with a required reason and clipped descriptions", () => {
