@@ -204,6 +204,11 @@ export function findArea(text: string): { area: string | null; rest: string } {
       // A city written with its suffix (横浜市, 港区) is blanked whole.
       const end = at + word.length;
       const suffix = /^[市区町村]/.test(rest.slice(end)) ? 1 : 0;
+      // A region's name inside a city's (東海市, 中国地方 aside) is the city, not the region.
+      if (suffix && area.endsWith("地方")) {
+        at = rest.indexOf(word, end);
+        continue;
+      }
       if (!first || at < first.at) first = { at, area };
       rest = `${rest.slice(0, at)}${"　".repeat(word.length + suffix)}${rest.slice(end + suffix)}`;
       at = rest.indexOf(word, end);

@@ -10,10 +10,10 @@ describe("relevance floors (offline agent, clock pinned to the set's date)", () 
     const f = await evaluate();
     expect(f.questions).toBeGreaterThanOrEqual(60);
     expect(f.noMatch / f.questions).toBeGreaterThanOrEqual(0.1);
-    expect(f.hitAt5).toBeGreaterThanOrEqual(0.9);
-    expect(f.precisionAt5).toBeGreaterThanOrEqual(0.55);
-    expect(f.ndcgAt10).toBeGreaterThanOrEqual(0.7);
-    expect(f.recallAt20).toBeGreaterThanOrEqual(0.85);
+    expect(f.hitAt5).toBeGreaterThanOrEqual(0.93);
+    expect(f.precisionAt5).toBeGreaterThanOrEqual(0.6);
+    expect(f.ndcgAt10).toBeGreaterThanOrEqual(0.75);
+    expect(f.recallAt20).toBeGreaterThanOrEqual(0.9);
     expect(f.honesty).toBeGreaterThanOrEqual(0.8);
     expect(f.proceduralOrDuplicateInTop5).toBe(0);
   }, 120_000);
