@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const SECTIONS = ["agent", "gemini-faults", "offline", "store", "slack"];
+const SECTIONS = ["agent", "gemini-faults", "offline", "catalog", "store", "slack"];
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

@@ -5,7 +5,7 @@
  * title > catch phrase, purpose > detail; concepts are scored one by one and summed, so a record that meets
  * more of the question's needs ranks higher and every hit knows which words it matched.
  */
-import MiniSearch from "minisearch";
+import { Bm25Index } from "./bm25-index.ts";
 import { type CatalogEntry, toEntry } from "./entry.ts";
 import { type CatalogFilters, passes } from "./filters.ts";
 import { groupHits, type RankedHit } from "./group.ts";
@@ -53,18 +53,17 @@ export interface CatalogOptions {
 interface Built {
   version: number;
   entries: Map<string, CatalogEntry>;
-  index: MiniSearch<{ id: string }>;
+  index: Bm25Index;
 }
 
 function build(source: CatalogRecordSource, analyzer: AnalyzerName): Built {
   const tokenize = tokenizerOf(analyzer);
-  const index = new MiniSearch<{ id: string }>({
-    fields: ["title", "catch", "purpose", "detail"],
-    idField: "id",
-    tokenize,
-    processTerm: (t) => t,
-    searchOptions: { tokenize, processTerm: (t) => t, boost: FIELD_BOOST },
-  });
+  const index = new Bm25Index(tokenize, [
+    FIELD_BOOST.title,
+    FIELD_BOOST.catch,
+    FIELD_BOOST.purpose,
+    FIELD_BOOST.detail,
+  ]);
   const entries = new Map<string, CatalogEntry>();
   const version = source.version();
   for (const record of source.list()) {
@@ -72,7 +71,9 @@ function build(source: CatalogRecordSource, analyzer: AnalyzerName): Built {
     const entry = toEntry(record);
     entries.set(entry.id, entry);
   }
-  index.addAll([...entries.values()]);
+  index.addAll(
+    [...entries.values()].map((e) => ({ id: e.id, fields: [e.title, e.catch, e.purpose, e.detail] })),
+  );
   return { version, entries, index };
 }
 
@@ -80,7 +81,7 @@ function build(source: CatalogRecordSource, analyzer: AnalyzerName): Built {
 export function createCatalog(source: CatalogRecordSource, options: CatalogOptions = {}): Catalog {
   const analyzer = options.analyzer ?? "bigram";
   const now = options.now ?? (() => new Date());
-  const floor = options.floor ?? 0.45;
+  const floor = options.floor ?? 0.5;
   let built = build(source, analyzer);
   const current = (): Built => {
     if (source.version() !== built.version) built = build(source, analyzer);
@@ -95,7 +96,10 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
     for (const entry of entries.values()) if (passes(entry, filters, at)) allowed.add(entry.id);
     const ranked = rank(
       index,
-      (id) => entries.get(id)?.text ?? "",
+      (id, titleOnly) => {
+        const e = entries.get(id);
+        return (titleOnly ? e && fold(e.title) : e?.text) ?? "";
+      },
       tokenizerOf(analyzer),
       concepts,
       allowed,
@@ -128,26 +132,22 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
  * alternative's tokens, times the alternative's weight); records sum their needs' scores.
  */
 function rank(
-  index: MiniSearch<{ id: string }>,
-  textOf: (id: string) => string,
+  index: Bm25Index,
+  textOf: (id: string, titleOnly: boolean) => string,
   tokenize: (text: string) => string[],
   concepts: Concept[],
   allowed: Set<string>,
 ): Array<{ id: string; score: number; coverage: number; matched: Concept[] }> {
   const altScores = new Map<string, Map<string, number>>();
+  const query = queryTokens(tokenize);
   const scoresOf = (text: string): Map<string, number> => {
     let found = altScores.get(text);
     if (found) return found;
-    const tokens = Math.max(1, new Set(tokenize(text)).size);
+    const tokens = query(text);
+    const scores = index.search(tokens, (id) => allowed.has(id));
     found = new Map();
-    const options = {
-      combineWith: "AND",
-      tokenize: queryTokens(tokenize),
-      filter: (r: { id: unknown }) => allowed.has(r.id as string),
-    } as const;
-    for (const r of index.search(text, options)) {
-      found.set(r.id as string, r.score / tokens);
-    }
+    const n = Math.max(1, new Set(tokens).size);
+    for (const [id, score] of scores) found.set(id, score / n);
     altScores.set(text, found);
     return found;
   };
@@ -159,7 +159,7 @@ function rank(
     let value = specs.get(need);
     if (value === undefined) {
       const text = need.alternatives[0]?.text ?? need.from;
-      const df = index.search(text, { combineWith: "AND", tokenize: queryTokens(tokenize) }).length;
+      const df = index.documentFrequency(query(text));
       value = Math.log(1 + (total - df + 0.5) / (df + 0.5));
       specs.set(need, value);
     }
@@ -173,8 +173,9 @@ function rank(
         const have = best.get(id) ?? { value: 0, cover: 0 };
         have.value = Math.max(have.value, score * alt.weight);
         // Its tokens all occur, but does the word itself? (「IT導入」 is not met by "IT" here and 導入 there.)
-        const literal = textOf(id).includes(alt.text);
-        have.cover = Math.max(have.cover, literal ? alt.cover : alt.cover * 0.5);
+        // A programme the user named is met by that programme, not by another one that mentions it.
+        const literal = textOf(id, need.named === true).includes(alt.text);
+        have.cover = Math.max(have.cover, literal ? alt.cover : alt.cover * 0.3);
         best.set(id, have);
       }
     }
