@@ -9,6 +9,9 @@ import { chatTurn, percentile, type Row, runPool, SOAK_QUESTIONS, secs, type Tur
 import { type Replica, startJgrantsMcp } from "./processes.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Load keeps running this long after the dependency is back. */
+const WATCH_MS = 4_000;
+const recoveredIn = (ms: number) => (Number.isFinite(ms) ? `${secs(ms)}` : `not within ${secs(WATCH_MS)}`);
 
 /** Sends turns to the replica in a loop (concurrency 4) until stop() is called; keeps every result. */
 function steadyLoad(replica: () => Replica, prefix: string) {
@@ -92,14 +95,14 @@ export async function redisRestartFault(
   await sleep(1_500);
   redis.current = await startRedisServer(port, aofDir ? { aofDir } : {});
   const backAt = performance.now();
-  await sleep(4_000);
+  await sleep(WATCH_MS);
   await load.stop();
   const failed = load.results.filter((r) => r.status !== 200).length;
   const took = recovery(load.results, backAt, (r) => r.status === 200 && !r.body?.meta?.historyNotSaved);
   return {
     phase: "fault",
     check: `Redis stopped 1.5 s and started, ${aofDir ? "AOF on" : "no persistence"}`,
-    figure: `${load.results.length} turns, ${failed} non-200; saved again ${secs(took)} after Redis was back`,
+    figure: `${load.results.length} turns, ${failed} non-200; saved again ${recoveredIn(took)} after Redis was back`,
     target: "0 non-200, ≤ 2 s",
     ok: failed === 0 && took <= 2_000,
   };
@@ -118,7 +121,7 @@ export async function mcpRestartFault(
     await sleep(1_500);
     mcp = await startJgrantsMcp(port);
     const backAt = performance.now();
-    await sleep(4_000);
+    await sleep(WATCH_MS);
     await load.stop();
     const failed = load.results.filter((r) => r.status !== 200).length;
     const took = recovery(load.results, backAt, (r) => r.status === 200 && r.body?.subsidies?.length > 0);
@@ -129,7 +132,7 @@ export async function mcpRestartFault(
     return {
       phase: "fault",
       check: "remote jGrants MCP server killed 1.5 s and restarted",
-      figure: `${load.results.length} turns (p99 ${p99.toFixed(0)} ms), ${failed} non-200; answers again ${secs(took)} after it was back`,
+      figure: `${load.results.length} turns (p99 ${p99.toFixed(0)} ms), ${failed} non-200; answers again ${recoveredIn(took)} after it was back`,
       target: "0 non-200, ≤ 2 s",
       ok: failed === 0 && took <= 2_000,
     };
