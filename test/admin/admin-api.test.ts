@@ -83,7 +83,9 @@ describe("admin API: the servers", () => {
     });
     expect(body.server.createdAt).toBeTruthy();
     await expect.poll(async () => (await api.server("docs"))?.state, { timeout: 10_000 }).toBe("connected");
-    expect((await api.server("docs")).toolCount).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await api.server("docs")).toolCount, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     expect(await api.tools()).toContain("docs__echo");
     expect(JSON.stringify(await api.call("GET", ""))).not.toContain(SECRET_KEY);
   });

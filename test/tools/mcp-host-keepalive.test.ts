@@ -58,7 +58,8 @@ describe("reconnect backoff", () => {
 describe("heartbeat and timeouts", () => {
   it("notices an expired session at its first ping and re-initialises before any call", async () => {
     const http = track(await startFakeMcpHttp({ mode: "stateful", name: "s" }));
-    const host = hostFor({ s: remoteServer("s", http.url) }, mcpConfig({ heartbeatMs: 100 }));
+    // The ping timeout is capped by the interval: 500 ms keeps a loaded machine from timing out a live ping.
+    const host = hostFor({ s: remoteServer("s", http.url) }, mcpConfig({ heartbeatMs: 500 }));
     expect((await host.callTool({ server: "s", tool: "echo", args: { text: "a" } })).isError).toBe(false);
     const calls = http.state.calls.echo;
     http.expireSessions();

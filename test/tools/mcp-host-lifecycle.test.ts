@@ -92,7 +92,8 @@ describe("MCP host lifecycle", () => {
   it("notices a dead server through the heartbeat, then reconnects when it is back", async () => {
     const state = { calls: {} };
     let http = track(await startFakeMcpHttp({ mode: "stateful", name: "s", state }));
-    const host = hostFor({ s: remoteServer("s", http.url) }, mcpConfig({ heartbeatMs: 100 }));
+    // 300 ms: the ping timeout is capped by the interval, and a loaded machine must not time out a live ping.
+    const host = hostFor({ s: remoteServer("s", http.url) }, mcpConfig({ heartbeatMs: 300 }));
     await echo(host, "s");
     expect(stateOf(host, "s")?.state).toBe("connected");
     await http.close();
