@@ -108,7 +108,8 @@ describe("planned arguments that do not fit the tool's schema", () => {
 
   it("are repaired before anything runs, without the misleading broadening note", async () => {
     planning = [call({ keyword: 12345 }), call({ keyword: "事業承継" })];
-    const { reply } = await ask();
+    const { reply, ms } = await ask();
+    expect(ms).toBeLessThan(3000);
     expect(reply._meta).toMatchObject({ mode: "gemini", llmCalls: 3 });
     expect(reply._meta.degraded).toBeUndefined();
     expect(reply._meta.promptBytes).toBe(sentBytes());
@@ -121,7 +122,8 @@ describe("planned arguments that do not fit the tool's schema", () => {
 
   it("end in the offline answer when the model keeps sending them", async () => {
     planning = [call({ keyword: 12345 }), call({ keyword: "事業承継", target_area_search: ["東京都"] })];
-    const { reply } = await ask();
+    const { reply, ms } = await ask();
+    expect(ms).toBeLessThan(3000);
     expectOfflineAnswer(reply, /malformed plan after one repair/);
     expect(fake.requests).toHaveLength(2);
     expect(reply.answer).not.toContain("見つかりませんでした");
