@@ -8,6 +8,7 @@ import { readConditions } from "../subsidies/index.ts";
 import type { HistoryTurn, SearchConditions, ToolCall, ToolInfo } from "../types.ts";
 import type { ArgsCheck } from "./gemini-args.ts";
 import { REASON_ARG } from "./gemini-schema.ts";
+import { toolKind } from "./gemini-tools.ts";
 import type { PlanFocus, RoundSummary } from "./planner.ts";
 
 /** At most this many calls are taken from one response (the agent enforces its own limits too). */
@@ -53,8 +54,9 @@ export function parseFunctionCalls(
   return { ok: true, calls };
 }
 
-const isSearch = (call: ToolCall) => call.tool === "search_subsidies" || /search/i.test(call.tool);
-const isDetail = (call: ToolCall) => /detail/i.test(call.tool) && typeof call.args.subsidy_id === "string";
+const kindOf = (call: ToolCall) => toolKind({ server: call.server, name: call.tool });
+const isSearch = (call: ToolCall) => kindOf(call) === "search";
+const isDetail = (call: ToolCall) => kindOf(call) === "detail" && typeof call.args.subsidy_id === "string";
 
 /** The turn's conditions: those of its newest group of searches (after broadening, the broader ones). */
 export function deriveConditions(
