@@ -206,7 +206,11 @@ export function createAgent(deps: AgentDeps): Agent {
       );
     }
 
-    emit({ type: "composing" });
+    // "Composing" once the details are in: until then the progress line counts them (3/5).
+    void loop.detailsPending.then(
+      () => emit({ type: "composing" }),
+      () => undefined,
+    );
     const answerInput = {
       question: turn.text,
       subsidies: listed,
@@ -293,6 +297,7 @@ export function createAgent(deps: AgentDeps): Agent {
         ...(historyNotSaved ? { historyNotSaved } : {}),
       },
       kind: "answer",
+      view: focus.kind === "detail" ? "details" : "list",
       notes: finalNotes,
     };
   }

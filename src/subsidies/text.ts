@@ -28,14 +28,27 @@ export function collapseWhitespace(text: string): string {
   return text.replace(/[\s\u3000]+/g, " ").trim();
 }
 
+/** Japanese letters and full-width punctuation: a space between two of them is an artefact, not a word break. */
+const CJK =
+  "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々〆、。，．・：；？！「」『』（）【】〈〉《》〔〕\\u3000-\\u303F\\uFF01-\\uFF0F\\uFF1A-\\uFF20";
+const SPACE_IN_CJK = new RegExp(`(?<=[${CJK}])[ \\t\\u00A0]+(?=[${CJK}])`, "gu");
+
+/**
+ * Removes spaces between Japanese characters (「全 国」→「全国」), keeping those between Latin words and
+ * line breaks (a paragraph break stays a break, read as one space once collapsed).
+ */
+export function tightenCjk(text: string): string {
+  return text.replace(SPACE_IN_CJK, "");
+}
+
 /** Plain text of an HTML fragment: no tags, no link URLs, whitespace collapsed. Plain text passes through. */
 export function htmlToText(html: string): string {
   if (typeof html !== "string" || html === "") return "";
-  if (!/[<&]/.test(html)) return collapseWhitespace(html);
+  if (!/[<&]/.test(html)) return collapseWhitespace(tightenCjk(html));
   try {
-    return collapseWhitespace(convertHtml(html));
+    return collapseWhitespace(tightenCjk(convertHtml(html)));
   } catch {
-    return collapseWhitespace(html.replace(/<[^>]*>/g, " "));
+    return collapseWhitespace(tightenCjk(html.replace(/<[^>]*>/g, " ")));
   }
 }
 
@@ -58,7 +71,7 @@ export function summaryOf(
   description: string | null | undefined,
   max = 200,
 ): string {
-  const head = typeof catchPhrase === "string" ? collapseWhitespace(catchPhrase) : "";
+  const head = typeof catchPhrase === "string" ? tightenCjk(collapseWhitespace(catchPhrase)) : "";
   const body = typeof description === "string" ? htmlToText(description) : "";
   if (head && body && !body.startsWith(head)) return clip(`${head} ${body}`, max);
   return clip(head || body, max);
