@@ -176,7 +176,12 @@ export type ProgressEvent =
       /** How many subsidies the search found (so the line can say it, even when "found" was not shown). */
       found?: number;
     }
-  | { type: "composing" }
+  | {
+      type: "composing";
+      /** The search's count and how many are shown, repeated so a throttled status line still says them. */
+      found?: number;
+      shown?: number;
+    }
   | { type: "answer-delta"; text: string }
   | { type: "done" }
   | { type: "error"; message: string };

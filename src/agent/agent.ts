@@ -206,11 +206,6 @@ export function createAgent(deps: AgentDeps): Agent {
       );
     }
 
-    // "Composing" once the details are in: until then the progress line counts them (3/5).
-    void loop.detailsPending.then(
-      () => emit({ type: "composing" }),
-      () => undefined,
-    );
     const answerInput = {
       question: turn.text,
       subsidies: listed,
@@ -231,6 +226,15 @@ export function createAgent(deps: AgentDeps): Agent {
       notes,
       now,
     };
+    // "Composing" once the details are in: until then the progress line counts them (3/5).
+    const counts =
+      focus.kind === "detail" || listed.length === 0
+        ? {}
+        : { found: answerInput.totalCount, shown: listed.length };
+    void loop.detailsPending.then(
+      () => emit({ type: "composing", ...counts }),
+      () => undefined,
+    );
     const useFallback = loop.planner === deps.fallbackPlanner && deps.planner !== deps.fallbackPlanner;
     const answerer = useFallback ? deps.fallbackAnswerer : deps.answerer;
     let composed: AnswerOutput;
