@@ -30,7 +30,9 @@ export function progressText(event: ProgressEvent): string | null {
       return `${found}${step}詳細を確認しています${of}`;
     }
     case "composing":
-      return event.found ? `📋 ${event.found}件見つかりました。✍️ 回答をまとめています…` : "✍️ 回答をまとめています…";
+      return event.found
+        ? `📋 ${event.found}件見つかりました。✍️ 回答をまとめています…`
+        : "✍️ 回答をまとめています…";
     case "error":
       return `⚠️ ${event.message}`;
     default:
