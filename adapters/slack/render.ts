@@ -4,6 +4,7 @@
  * messages that each stay inside Slack's limits; nothing is dropped silently.
  */
 import type { types } from "@slack/bolt";
+import { proseBesideCards } from "../../src/answer/template-prose.ts";
 import { notesBesideCards } from "../../src/subsidies/present.ts";
 import type { Reply, SearchConditions } from "../../src/types.ts";
 import { SLACK_LIMITS, type SlackMessage } from "./limits.ts";
@@ -65,28 +66,6 @@ const context = (text: string): types.ContextBlock => ({
   elements: [{ type: "mrkdwn", text: clipText(text, SLACK_LIMITS.contextText) }],
 });
 
-/**
- * The LLM text minus what the blocks already show: paragraphs that restate a listed subsidy's facts
- * (its link, a "**1. …**" heading, "- 上限額:" lines), the count the header states, and the attribution,
- * which the footer carries.
- */
-export function proseAround(reply: Reply): string {
-  if (reply.subsidies.length === 0) return reply.text;
-  const urls = reply.subsidies.map((s) => s.url);
-  return reply.text
-    .split(/\n\s*\n/)
-    .filter((paragraph) => {
-      const t = paragraph.trim();
-      if (t === "" || urls.some((u) => t.includes(u))) return false;
-      if (/^(#+\s*)?\*\*\d+\.\s/.test(t) || /^\s*[-*•]\s*(上限額|補助率|締切)\s*[:：]/m.test(t)) return false;
-      if (/^[^\n]*\d+件見つかりました。[^\n]*$/.test(t) || /^他に\d+件あります。$/.test(t)) return false;
-      if (/^※/.test(t) && t.split("\n").every((l) => reply.notes.some((n) => l.includes(n.slice(0, 16)))))
-        return false;
-      return !/^出典[:：]/.test(t);
-    })
-    .join("\n\n");
-}
-
 /** Said above the cards when nothing clearly fits and only the nearest subsidies are shown. */
 export const WEAK_MATCH_TEXT =
   "条件にぴったり合う受付中の補助金は見つかりませんでした。近いものを参考に表示します。";
@@ -114,7 +93,7 @@ function headBlocks(reply: Reply): Block[][] {
   ) {
     units.push([section(clipText(listHeader(reply), SLACK_LIMITS.sectionText))]);
   }
-  const prose = proseAround(reply);
+  const prose = proseBesideCards(reply);
   for (const piece of splitForSections(markdownToMrkdwn(prose))) units.push([section(piece)]);
   // Notes the answer text already states, and the data date the first card shows, are not repeated.
   const notes = notesBesideCards(reply)
