@@ -57,10 +57,11 @@ async function ask(text) {
   if (!message || busy) return;
   welcome.hidden = true;
   conversation.append(userMessage(message));
-  const bot = assistantMessage();
+  const bot = assistantMessage((question) => void ask(question));
   conversation.append(bot.root);
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  bot.root.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  const showStart = () => bot.root.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  showStart();
   input.value = "";
   setBusy(true);
   let replied = false;
@@ -76,6 +77,8 @@ async function ask(text) {
           if (typeof reply?.threadId === "string" && reply.threadId)
             sessionStorage.setItem(THREAD_KEY, reply.threadId);
           bot.reply(reply);
+          // The answer's start (and its first card) comes into view, not its end under the input box.
+          requestAnimationFrame(showStart);
         },
         error: (event) => {
           failed = true;
