@@ -76,7 +76,14 @@ describe("summary cleaning", () => {
     expect(summaryOf(null, "<p>地域の <span>魅力</span> を発信</p>")).toBe("地域の魅力を発信");
   });
 
-  it("keeps a paragraph break as one space", () => {
-    expect(summaryOf(null, "<p>全 国</p><p>地域の 魅力</p>")).toBe("全国 地域の魅力");
+  it("joins a sentence cut by a paragraph break, and keeps a break after a heading as one space", () => {
+    expect(summaryOf(null, "<p>地域の</p><p>魅力を高める</p>")).toBe("地域の魅力を高める");
+    expect(summaryOf(null, "<p>全</p><p>国どこでも、課題の解決</p><p>の切り札</p>")).toBe(
+      "全国どこでも、課題の解決の切り札",
+    );
+    expect(summaryOf(null, "<p>支援します。</p><p>対象は</p><ul><li>中小企業</li></ul>")).toBe(
+      "支援します。 対象は ・中小企業",
+    );
+    expect(summaryOf(null, "<p>■目的・概要</p><p>デジタル技術は</p>")).toBe("■目的・概要 デジタル技術は");
   });
 });

@@ -33,7 +33,8 @@ function setBusy(value) {
   /** @type {HTMLButtonElement} */ for (const chip of document.querySelectorAll(".chip"))
     chip.disabled = value;
   status.textContent = value ? "回答を作成しています…" : "";
-  if (!value) input.focus();
+  // Focus without scrolling: the answer's start is what should be in view.
+  if (!value) input.focus({ preventScroll: true });
 }
 
 /** @param {unknown} error */
@@ -77,8 +78,6 @@ async function ask(text) {
           if (typeof reply?.threadId === "string" && reply.threadId)
             sessionStorage.setItem(THREAD_KEY, reply.threadId);
           bot.reply(reply);
-          // The answer's start (and its first card) comes into view, not its end under the input box.
-          requestAnimationFrame(showStart);
         },
         error: (event) => {
           failed = true;
@@ -95,6 +94,8 @@ async function ask(text) {
   } finally {
     bot.finish();
     setBusy(false);
+    // The answer's start (and its first card) comes into view, not its end under the input box.
+    if (replied) requestAnimationFrame(showStart);
     status.textContent = replied ? "回答を表示しました。" : "エラーが発生しました。";
   }
 }

@@ -58,7 +58,9 @@ export function cardFacts(subsidy, dated) {
     left ? `${end}（${left}）` : end,
     left && subsidy.daysLeft <= 7 ? "deadline urgent" : "deadline",
   );
-  fact(facts, "受付状況", statusText(subsidy, dated), "status");
+  const status = statusText(subsidy, dated);
+  // With the data's date beside it, the status takes the whole row instead of wrapping in half of it.
+  fact(facts, "受付状況", status, status.includes("時点:") ? "status dated" : "status");
   fact(facts, "対象地域", areaText(subsidy), "area");
   return facts;
 }

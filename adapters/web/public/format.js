@@ -89,7 +89,12 @@ export function daysLeftText(daysLeft) {
  */
 export function doneText(reply) {
   const ms = reply?._meta?.durationMs;
-  const time = typeof ms === "number" && Number.isFinite(ms) ? `（${(ms / 1000).toFixed(1)}秒）` : "";
+  const time =
+    typeof ms !== "number" || !Number.isFinite(ms)
+      ? ""
+      : ms < 100
+        ? "（0.1秒未満）"
+        : `（${(ms / 1000).toFixed(1)}秒）`;
   const shown = Array.isArray(reply?.subsidies) ? reply.subsidies.length : 0;
   const total = typeof reply?.totalCount === "number" ? reply.totalCount : shown;
   if (reply?.kind && reply.kind !== "answer") return `✓ 完了${time}`;

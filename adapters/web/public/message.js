@@ -38,10 +38,11 @@ export function assistantMessage(ask) {
   tools.hidden = true;
   const answer = el("div", "answer streaming");
   const cards = el("div", "cards");
+  const after = el("div", "answer-after");
   const suggestions = el("div", "suggestions");
   const footer = el("p", "source");
   footer.hidden = true;
-  root.append(progress, tools, answer, cards, suggestions, footer);
+  root.append(progress, tools, answer, cards, after, suggestions, footer);
   let toolTotal = 0;
 
   return {
@@ -84,7 +85,13 @@ export function assistantMessage(ask) {
       // The cards and the footer carry the facts and notes; the answer keeps only its prose.
       const text =
         typeof reply?.answer === "string" ? proseOf(reply.answer, subsidies, reply.notes ?? []) : "";
-      if (text) answer.replaceChildren(renderMarkdown(text));
+      // What to do next ("他にN件", the 💡 tip) reads after the cards, so the cards come first.
+      const paragraphs = text.split(/\n{2,}/);
+      const isNext = (/** @type {string} */ p) => subsidies.length > 0 && /^(💡|他に\d+件)/.test(p);
+      const head = paragraphs.filter((p) => !isNext(p)).join("\n\n");
+      const tail = paragraphs.filter(isNext).join("\n\n");
+      if (text) answer.replaceChildren(renderMarkdown(head));
+      if (tail) after.replaceChildren(renderMarkdown(tail));
       if (reply?._meta?.match === "weak" && subsidies.length > 0 && !text.includes("近いもの"))
         answer.prepend(el("p", "weak", WEAK_MATCH_TEXT));
       // The snapshot's date is said once: beside the first card's status.

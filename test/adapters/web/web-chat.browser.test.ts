@@ -56,7 +56,7 @@ describe.skipIf(!chromiumAvailable())("web chat in headless Chromium", () => {
     expect((await page.locator(".msg.bot").textContent())?.split("2026-08-22")).toHaveLength(2);
     // The progress collapsed into one visible line; the tool panel stays closed.
     expect(await page.locator(".msg.bot .progress li:visible").allTextContents()).toEqual([
-      "✓ 10件から3件を表示（0.0秒）",
+      "✓ 10件から3件を表示（0.1秒未満）",
     ]);
     expect(await page.locator("details.tools").getAttribute("open")).toBeNull();
 
