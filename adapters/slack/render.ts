@@ -85,12 +85,9 @@ function listHeader(reply: Reply): string {
 
 function headBlocks(reply: Reply): Block[][] {
   const units: Block[][] = [];
-  // A details answer is not a search: no count, no conditions repeated from the previous turn.
-  if (
-    reply.kind === "answer" &&
-    reply.view !== "details" &&
-    (reply.conditions || reply.subsidies.length > 0)
-  ) {
+  // A details answer is not a search: no count, no conditions repeated from the previous turn. Without
+  // cards there is no header either: the prose says what was (not) found.
+  if (reply.kind === "answer" && reply.view !== "details" && reply.subsidies.length > 0) {
     units.push([section(clipText(listHeader(reply), SLACK_LIMITS.sectionText))]);
   }
   const prose = proseBesideCards(reply);

@@ -125,3 +125,14 @@ describe("list answers in Slack", () => {
     ]);
   });
 });
+
+describe("a search that found nothing", () => {
+  it("has no count header: the prose says it was not found, once", () => {
+    const text =
+      "「IT導入」（東京都）に合う補助金は見つかりませんでした。\n別の言葉でもう一度お試しください。";
+    const [message] = renderReply(sampleReply(0, { text, totalCount: 0 }));
+    const json = JSON.stringify(message!.blocks);
+    expect(json).not.toContain("件*見つかりました");
+    expect(json.match(/見つかりませんでした/g)).toHaveLength(1);
+  });
+});
