@@ -34,8 +34,14 @@ function directAnswer(input: AnswerInput): string | null {
   const s = input.subsidies[0];
   if (!s) return null;
   const q = input.question;
-  if (/補助率|助成率/.test(q)) return `補助率は **${s.rate ?? "公募要領を確認"}** です。`;
-  if (/上限|金額|いくら/.test(q)) return `上限額は **${s.maxAmountText}** です。`;
+  if (/補助率|助成率/.test(q))
+    return s.rate
+      ? `補助率は **${s.rate}** です。`
+      : "補助率はJグランツのデータに記載がありません。公募要領でご確認ください。";
+  if (/上限|金額|いくら/.test(q))
+    return s.maxAmountYen
+      ? `上限額は **${s.maxAmountText}** です。`
+      : "上限額はJグランツのデータに記載がありません。公募要領でご確認ください。";
   if (/締切|締め切り|期限|いつまで/.test(q)) return `締切は **${deadlineText(s)}** です。`;
   return null;
 }

@@ -66,6 +66,16 @@ export function multipleLabel(s: Subsidy): string | null {
   return null;
 }
 
+/**
+ * A " / "-joined list as read aloud: up to five names, else the first four and "ほかN業種" (some records
+ * list all 19 industries, which says less than the count does).
+ */
+export function shortList(value: string | null | undefined, unit: string): string | null {
+  if (!value) return null;
+  const parts = value.split(/\s*\/\s*/).filter(Boolean);
+  return parts.length > 5 ? `${parts.slice(0, 4).join(" / ")} ほか${parts.length - 4}${unit}` : value;
+}
+
 /** One row of a details answer: a label and its value. */
 export interface DetailRow {
   label: string;
@@ -81,7 +91,7 @@ export function detailRows(s: Subsidy): DetailRow[] {
     ["受付開始", s.start?.jst],
     ["事業終了期限", s.projectEnd?.jst],
     ["従業員規模", s.employees],
-    ["対象業種", s.industry],
+    ["対象業種", shortList(s.industry, "業種")],
     ["利用目的", s.purpose],
     ["実施機関", s.institution],
     ["複数回申請", multipleLabel(s)],

@@ -169,6 +169,18 @@ describe("createTemplateAnswerer", () => {
     expect(text).toContain(`[Jグランツで見る](${kurume.url})`);
   });
 
+  it("answers 補助率は？ plainly when the data has no rate", async () => {
+    const text = await compose({
+      question: "それの補助率は？",
+      subsidies: [{ ...M_AND_A, rate: null }],
+      totalCount: 1,
+      focus: { kind: "detail", ids: [M_AND_A.id] },
+    });
+    expect(text.startsWith("補助率はJグランツのデータに記載がありません。公募要領でご確認ください。")).toBe(
+      true,
+    );
+  });
+
   it("notes a re-sort", async () => {
     const text = await compose({ focus: { kind: "resort", sort: "acceptance_end_datetime", order: "ASC" } });
     expect(text.split("\n")[0]).toContain("並べ替えて上位2件");

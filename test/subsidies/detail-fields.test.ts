@@ -7,7 +7,7 @@ import { formatDetail } from "../../src/mcp-servers/jgrants/format-detail.ts";
 import type { JgrantsRecord } from "../../src/mcp-servers/jgrants/types.ts";
 import { cityOf, institutionOf } from "../../src/subsidies/detail-fields.ts";
 import { readDetailResult, subsidyFromDetail, summaryOf, tightenCjk } from "../../src/subsidies/index.ts";
-import { areaLabel, detailRows, statusLabel } from "../../src/subsidies/present.ts";
+import { areaLabel, detailRows, shortList, statusLabel } from "../../src/subsidies/present.ts";
 import type { DataSource } from "../../src/types.ts";
 import { SNAPSHOT_RECORDS } from "../fakes/snapshot-records.ts";
 
@@ -85,5 +85,13 @@ describe("summary cleaning", () => {
       "支援します。 対象は ・中小企業",
     );
     expect(summaryOf(null, "<p>■目的・概要</p><p>デジタル技術は</p>")).toBe("■目的・概要 デジタル技術は");
+  });
+});
+
+describe("long lists in details", () => {
+  it("name up to five industries, else four and how many more", () => {
+    const all = "漁業 / 建設業 / 製造業 / 情報通信業 / 運輸業、郵便業 / 卸売業、小売業 / 医療、福祉";
+    expect(shortList(all, "業種")).toBe("漁業 / 建設業 / 製造業 / 情報通信業 ほか3業種");
+    expect(shortList("製造業 / 情報通信業", "業種")).toBe("製造業 / 情報通信業");
   });
 });

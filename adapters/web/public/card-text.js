@@ -54,6 +54,16 @@ export function matchText(subsidy) {
 }
 
 /**
+ * A " / "-joined list as read aloud: up to five names, else the first four and "ほかN業種".
+ * @param {unknown} value @param {string} unit
+ */
+export function shortList(value, unit) {
+  if (typeof value !== "string" || !value) return "";
+  const parts = value.split(/\s*\/\s*/).filter(Boolean);
+  return parts.length > 5 ? `${parts.slice(0, 4).join(" / ")} ほか${parts.length - 4}${unit}` : value;
+}
+
+/**
  * The rows only a details card has, in reading order; rows without data are left out.
  * @param {any} subsidy
  * @returns {Array<{ key: string, label: string, value: string }>}
@@ -69,7 +79,7 @@ export function detailRows(subsidy) {
     ["start", "受付開始", subsidy?.start?.jst],
     ["project-end", "事業終了期限", subsidy?.projectEnd?.jst],
     ["employees", "従業員規模", subsidy?.employees],
-    ["industry", "対象業種", subsidy?.industry],
+    ["industry", "対象業種", shortList(subsidy?.industry, "業種")],
     ["purpose", "利用目的", subsidy?.purpose],
     ["institution", "実施機関", subsidy?.institution],
     ["multiple", "複数回申請", multiple],
