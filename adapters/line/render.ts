@@ -7,6 +7,7 @@ import { proseBesideCards } from "../../src/answer/template-prose.ts";
 import { notesBesideCards } from "../../src/subsidies/present.ts";
 import type { Reply, SearchConditions, Subsidy } from "../../src/types.ts";
 import { detailBubble } from "./detail.ts";
+import { EXAMPLE_QUESTIONS } from "./examples.ts";
 import { boundedBubble, jsonBytes, LINE_LIMITS } from "./flex.ts";
 import { markdownToPlain, truncate } from "./text.ts";
 
@@ -132,7 +133,14 @@ export function renderReply(reply: Reply, options: RenderOptions = {}): Message[
     const notes = reply.kind === "answer" ? reply.notes.filter((n) => !plain.includes(n)) : [];
     const text = [plain, ...notes.map((n) => `※ ${n}`)].filter(Boolean).join("\n\n");
     const answered = reply.kind === "answer" && (reply.subsidies.length > 0 || reply.suggestions?.length);
-    return [textMessage(text || "回答を作成できませんでした。", answered ? nextStepItems(reply) : undefined)];
+    // After help or a cleared history, the examples are one tap away.
+    const fresh = reply.kind === "help" || reply.kind === "cleared";
+    const quick = answered
+      ? nextStepItems(reply)
+      : fresh
+        ? EXAMPLE_QUESTIONS.map((q) => askItem(q, q))
+        : undefined;
+    return [textMessage(text || "回答を作成できませんでした。", quick)];
   }
   const shown = carousel.contents.type === "carousel" ? carousel.contents.contents.length : 1;
   // The cards carry the facts; the text keeps only what they do not say.

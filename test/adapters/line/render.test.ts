@@ -81,6 +81,9 @@ describe("renderReply", () => {
       );
       expect(messages).toHaveLength(1);
       expect(messages[0]).toMatchObject({ type: "text", text: "【使い方】\n例: 東京都のIT導入" });
+      // Help and a fresh start offer the examples; an error offers nothing to tap.
+      const labels = (messages[0].quickReply?.items ?? []).map((i: Any) => i.action.label);
+      expect(labels.length > 0).toBe(kind !== "error");
     }
   });
 });
