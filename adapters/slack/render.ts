@@ -4,7 +4,7 @@
  * messages that each stay inside Slack's limits; nothing is dropped silently.
  */
 import type { types } from "@slack/bolt";
-import { proseBesideCards } from "../../src/answer/template-prose.ts";
+import { proseBesideCards, splitNextSteps } from "../../src/answer/template-prose.ts";
 import { notesBesideCards } from "../../src/subsidies/present.ts";
 import type { Reply, SearchConditions } from "../../src/types.ts";
 import { SLACK_LIMITS, type SlackMessage } from "./limits.ts";
@@ -91,7 +91,8 @@ function headBlocks(reply: Reply): Block[][] {
     units.push([section(clipText(listHeader(reply), SLACK_LIMITS.sectionText))]);
   }
   const prose = proseBesideCards(reply);
-  for (const piece of splitForSections(markdownToMrkdwn(prose))) units.push([section(piece)]);
+  const above = reply.subsidies.length > 0 ? splitNextSteps(prose).above : prose;
+  for (const piece of splitForSections(markdownToMrkdwn(above))) units.push([section(piece)]);
   // Notes the answer text already states, and the data date the first card shows, are not repeated.
   const notes = notesBesideCards(reply)
     .filter((n) => !prose.includes(n.trim()))
@@ -146,6 +147,9 @@ export function renderReply(reply: Reply, options: RenderOptions = {}): SlackMes
         : [{ type: "divider" }, subsidySection(subsidy, i + 1, buttons, i === 0)],
     );
   });
+  // The next-step tip reads after the cards.
+  const below = reply.subsidies.length > 0 ? splitNextSteps(proseBesideCards(reply)).below : "";
+  if (below) units.push([{ type: "divider" }, ...splitForSections(markdownToMrkdwn(below)).map(section)]);
   const suggestions = suggestionBlocks(reply, buttons);
   if (suggestions.length > 0) units.push(suggestions);
   if (reply.kind === "answer" && reply.subsidies.length > 0) units.push(footer());

@@ -26,3 +26,15 @@ export function proseBesideCards(reply: Pick<Reply, "text" | "subsidies" | "note
     })
     .join("\n\n");
 }
+
+/** What to do next ("💡 …" tips): read after the cards, so the cards come first. */
+const NEXT_STEP = /^💡/;
+
+/** Splits prose into what goes above the cards and the next-step tips that go below them. */
+export function splitNextSteps(prose: string): { above: string; below: string } {
+  const paragraphs = prose.split(/\n\s*\n/);
+  return {
+    above: paragraphs.filter((p) => !NEXT_STEP.test(p.trim())).join("\n\n"),
+    below: paragraphs.filter((p) => NEXT_STEP.test(p.trim())).join("\n\n"),
+  };
+}

@@ -62,6 +62,10 @@ describe("renderReply", () => {
     // The count is the header's; the prose keeps what only it says.
     expect(prose.join("\n")).not.toContain("上位3件を紹介します");
     expect(prose.join("\n")).toContain("💡 地域を加えると絞り込めます。");
+    // The tip comes after the cards.
+    const blocks = (message?.blocks ?? []) as unknown as Section[];
+    const tipAt = blocks.findIndex((b) => b.text?.text.startsWith("💡"));
+    expect(tipAt).toBeGreaterThan(blocks.findLastIndex((b) => b.fields));
     expect(prose.join("\n")).not.toContain("上限額: 100万円");
     expect(JSON.stringify(message?.blocks).match(/出典/g)).toHaveLength(1);
   });
