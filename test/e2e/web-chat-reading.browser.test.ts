@@ -37,6 +37,9 @@ async function listThenDetails(page: Page, replies: Reply[], size: "desktop" | "
   expect(await firstBot.locator(".progress li:visible").allTextContents()).toEqual([
     expect.stringMatching(/^✓ \d+件(から\d+件)?を表示（(\d+\.\d秒|0\.1秒未満)）$/),
   ]);
+  // List cards are for scanning: summaries are short (a details card shows them whole).
+  const summaries = await firstBot.locator(".card-summary").allTextContents();
+  expect(summaries.every((t) => Array.from(t).length <= 90)).toBe(true);
   expect(await sideways(page)).toBe(0);
   await keepScreenshot(page, `web-list-${size}.png`);
 

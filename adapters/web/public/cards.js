@@ -76,8 +76,20 @@ export function subsidyCard(subsidy, index, dated = false) {
   const match = matchText(subsidy);
   if (match) card.append(el("p", "card-match", match));
   card.append(cardFacts(subsidy, dated));
-  if (subsidy.summary) card.append(el("p", "card-summary", String(subsidy.summary)));
+  // A list card is for scanning: a short summary (the details card shows it all).
+  if (subsidy.summary) card.append(el("p", "card-summary", clipText(String(subsidy.summary), 90)));
   return card;
+}
+
+/** Cuts text to `max` characters, ending in "…" when cut. @param {string} text @param {number} max */
+function clipText(text, max) {
+  const chars = Array.from(text);
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join("")
+        .trimEnd()}…`;
 }
 
 /** @param {HTMLElement} list @param {string} label @param {string} value @param {string} className */
