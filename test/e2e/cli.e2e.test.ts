@@ -110,6 +110,10 @@ describe("the ask CLI", () => {
     expect(second.stdout).toContain(one.subsidies[1].title);
     expect(second.stdout).toContain(one.subsidies[1].url);
     expect(second.stdout).not.toContain(one.subsidies[0].title);
+    // A details answer: the fuller fields, labelled as details, not as a new search.
+    expect(second.stdout).toContain("ご質問の補助金の詳細です。");
+    expect(second.stdout).toMatch(/- 受付開始: |- 利用目的: |- 複数回申請: /);
+    expect(second.stdout).not.toMatch(/件見つかりました|^1\. /m);
     expect(second.stderr).not.toContain("--thread cli-");
   });
 
