@@ -129,6 +129,19 @@ export interface Subsidy {
   snippet?: string;
   /** Other rounds or courses of the same programme, grouped into this card (e.g. 第19次, 第20次). */
   otherRounds?: Array<{ id: string; label: string }>;
+  /** Detail: the attached documents by name (公募要領, 交付要綱, 申請様式), never their contents. */
+  attachments?: SubsidyAttachment[];
+  /** Detail: the deadline for finishing the funded project (事業終了期限). */
+  projectEnd?: DisplayDate | null;
+  /** Detail: whether one business may apply more than once (null when unknown). */
+  multipleApplications?: boolean | null;
+}
+
+/** One attached document of a subsidy, by name only. */
+export interface SubsidyAttachment {
+  /** What it is: 公募要領, 交付要綱, 申請様式 (or the source's own category name). */
+  kind: string;
+  name: string;
 }
 
 /**
@@ -159,8 +172,20 @@ export type ProgressEvent =
   | { type: "searching"; keywords: string[]; filters: Partial<Omit<SearchConditions, "keywords">> }
   | { type: "found"; count: number; shown: number }
   | { type: "retrying"; why: string; keywords: string[] }
-  | { type: "fetching-details"; count: number }
-  | { type: "composing" }
+  | {
+      type: "fetching-details";
+      count: number;
+      /** How many of the `count` details have arrived (absent: none yet). */
+      done?: number;
+      /** How many subsidies the search found (so the line can say it, even when "found" was not shown). */
+      found?: number;
+    }
+  | {
+      type: "composing";
+      /** The search's count and how many are shown, repeated so a throttled status line still says them. */
+      found?: number;
+      shown?: number;
+    }
   | { type: "answer-delta"; text: string }
   | { type: "done" }
   | { type: "error"; message: string };
@@ -220,6 +245,8 @@ export interface Reply {
   notes: string[];
   /** What the user could ask instead when nothing clearly fits (quick replies / suggestion buttons). */
   suggestions?: string[];
+  /** "details" when the turn answered a follow-up about specific subsidies (no search happened). */
+  view?: "list" | "details";
 }
 
 export interface HandleOptions {

@@ -1,12 +1,28 @@
 /** `npm run ask -- "質問"`: one question from the terminal, with progress lines and the final answer. */
-import { progressText } from "../../src/agent/progress-text.ts";
 import { createCore } from "../../src/compose.ts";
 import { loadConfig } from "../../src/config.ts";
 import { describeError } from "../../src/errors.ts";
 import { chatResponse } from "../../src/http/chat-routes.ts";
 import { createLogger } from "../../src/logger.ts";
+import type { Reply } from "../../src/types.ts";
 import { parseAskArgs, USAGE } from "./args.ts";
+import { terminalProgress } from "./progress.ts";
 import { toTerminalText } from "./render.ts";
+
+/** The quiet level: errors only, unless the configured level is quieter still. */
+function quietLevel(level: string): string {
+  return level === "fatal" || level === "silent" ? level : "error";
+}
+
+/**
+ * One short line when auto mode fell back to the bundled snapshot (the logs' warnings say it at length
+ * with --verbose); null otherwise.
+ */
+function fallbackLine(reply: Reply, source: string): string | null {
+  const data = reply.subsidies[0]?.source ?? null;
+  if (source !== "auto" || data?.mode !== "snapshot") return null;
+  return `ℹ️ Jグランツに接続できなかったため、収録データ（${data.asOf ?? "日付不明"}時点）でお答えしています。`;
+}
 
 async function ask(argv: string[]): Promise<number> {
   let args: ReturnType<typeof parseAskArgs>;
@@ -21,23 +37,22 @@ async function ask(argv: string[]): Promise<number> {
     return args.help ? 0 : 2;
   }
   const config = loadConfig();
-  // Logs go to stderr at warn level so that stdout holds only the answer (or the JSON).
+  // Logs go to stderr, never stdout (which holds only the answer or the JSON); errors only unless --verbose.
   const logger = createLogger({
-    level: config.logLevel === "info" ? "warn" : config.logLevel,
+    level: args.verbose ? config.logLevel : quietLevel(config.logLevel),
     destination: process.stderr,
   });
+  const progress = terminalProgress(process.stderr, !args.json);
   const core = await createCore(config, logger);
   try {
     const threadId = args.thread ?? `cli-${Date.now().toString(36)}`;
     const reply = await core.agent.handle(
       { threadKey: `cli:${threadId}`, platform: "cli", userId: "cli", text: args.question },
-      {
-        onProgress: (event) => {
-          const line = progressText(event);
-          if (line && !args.json) process.stderr.write(`${line}\n`);
-        },
-      },
+      { onProgress: (event) => progress.onProgress(event) },
     );
+    progress.end();
+    const fallback = fallbackLine(reply, config.jgrants.source);
+    if (fallback && !args.verbose) process.stderr.write(`${fallback}\n`);
     if (args.json)
       process.stdout.write(
         `${JSON.stringify(chatResponse(reply, threadId, "subsidy-concierge"), null, 2)}\n`,

@@ -1,5 +1,6 @@
 /** One Flex bubble per subsidy: the facts a user acts on, from structured data, never LLM prose. */
 import type { messagingApi } from "@line/bot-sdk";
+import { areaLabel, matchedLabel, otherRoundsLabel, statusLabel } from "../../src/subsidies/present.ts";
 import type { Subsidy } from "../../src/types.ts";
 import { firstSentence, truncate } from "./text.ts";
 
@@ -34,12 +35,12 @@ export function deadlineText(s: Subsidy): string {
   return `${s.end.jst}（あと${s.daysLeft}日）`;
 }
 
-function portalUrl(s: Subsidy): string {
+export function portalUrl(s: Subsidy): string {
   const ok = /^https:\/\/[^\s]+$/.test(s.url) && s.url.length <= LINE_LIMITS.uriChars;
   return ok ? s.url : `https://www.jgrants-portal.go.jp/subsidy/${encodeURIComponent(s.id)}`;
 }
 
-function row(label: string, value: string, maxChars: number): FlexComponent {
+export function row(label: string, value: string, maxChars: number): FlexComponent {
   return {
     type: "box",
     layout: "baseline",
@@ -58,8 +59,17 @@ function row(label: string, value: string, maxChars: number): FlexComponent {
   };
 }
 
-/** Builds the bubble of the n-th (1-based) subsidy; `compact` shortens texts to fit tight size budgets. */
-export function subsidyBubble(s: Subsidy, n: number, compact = false): FlexBubble {
+/** The small line of matched words and grouped rounds, when the search gave them. */
+function matchText(s: Subsidy): FlexComponent[] {
+  const text = [matchedLabel(s), otherRoundsLabel(s)].filter(Boolean).join("・");
+  return text ? [{ type: "text", text: truncate(text, 60), size: "xxs", color: "#1D6FB8", wrap: true }] : [];
+}
+
+/**
+ * Builds the bubble of the n-th (1-based) subsidy; `compact` shortens texts to fit tight size budgets;
+ * `dated` puts the snapshot's date beside the status (the first bubble only, so it is said once).
+ */
+export function subsidyBubble(s: Subsidy, n: number, compact = false, dated = false): FlexBubble {
   const short = compact ? 0.5 : 1;
   const statusColor = s.status === "受付中" ? "#1DB446" : s.status === "受付前" ? "#E69500" : "#888888";
   const id = truncate(s.id, 100);
@@ -81,12 +91,9 @@ export function subsidyBubble(s: Subsidy, n: number, compact = false): FlexBubbl
           wrap: true,
           maxLines: 3,
         },
+        ...matchText(s),
         { type: "separator", margin: "md" },
-        row("上限額", s.maxAmountText, 40),
-        row("補助率", s.rate ?? "公募要領を確認", 60 * short),
-        row("締切", deadlineText(s), 60),
-        row("受付状況", s.status, 10),
-        row("対象地域", s.area ?? "—", 60 * short),
+        ...factRows(s, short, dated),
         {
           type: "text",
           text: truncate(firstSentence(s.summary) || "概要は公募要領を確認してください。", 60 * short),
@@ -120,8 +127,19 @@ export function subsidyBubble(s: Subsidy, n: number, compact = false): FlexBubbl
   };
 }
 
+/** The five facts of every bubble: amount, rate, deadline, status, area. */
+export function factRows(s: Subsidy, short: number, dated: boolean): FlexComponent[] {
+  return [
+    row("上限額", s.maxAmountText, 40),
+    row("補助率", s.rate ?? "公募要領を確認", 60 * short),
+    row("締切", deadlineText(s), 60),
+    row("受付状況", statusLabel(s, dated), 30),
+    row("対象地域", areaLabel(s, "—"), 60 * short),
+  ];
+}
+
 /** A bubble within the 10 KB limit: full texts when they fit, compact ones otherwise. */
-export function boundedBubble(s: Subsidy, n: number): FlexBubble {
-  const full = subsidyBubble(s, n);
-  return jsonBytes(full) <= LINE_LIMITS.bubbleBytes ? full : subsidyBubble(s, n, true);
+export function boundedBubble(s: Subsidy, n: number, dated = false): FlexBubble {
+  const full = subsidyBubble(s, n, false, dated);
+  return jsonBytes(full) <= LINE_LIMITS.bubbleBytes ? full : subsidyBubble(s, n, true, dated);
 }

@@ -1,16 +1,11 @@
 /** The adapter's own fixed messages (welcome, guidance, apologies), rendered as LINE messages. */
 import type { messagingApi } from "@line/bot-sdk";
+import { EXAMPLE_QUESTIONS } from "./examples.ts";
 import { askItem, textMessage } from "./render.ts";
 
-type Message = messagingApi.Message;
+export { EXAMPLE_QUESTIONS } from "./examples.ts";
 
-/** Example questions offered as quick replies on follow and join. */
-export const EXAMPLE_QUESTIONS = [
-  "東京都のIT導入補助金",
-  "製造業の設備投資に使える補助金",
-  "締切が近い補助金を教えて",
-  "従業員5人の飲食店向けの助成金",
-];
+type Message = messagingApi.Message;
 
 /** The welcome message sent when a user adds the bot as a friend. */
 export function welcomeMessages(): Message[] {

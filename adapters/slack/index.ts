@@ -16,6 +16,7 @@ import { createAssistantStartedHandler } from "./assistant.ts";
 import { toBoltLogger } from "./bolt-logger.ts";
 import { createActionHandler, createEventHandler } from "./listeners.ts";
 import type { SlackInbound } from "./parse.ts";
+import { SUGGEST_ACTION_PREFIX } from "./render.ts";
 import { DETAIL_ACTION_PREFIX } from "./render-subsidy.ts";
 import { apologise, createResponder } from "./responder.ts";
 import { createSlackCalls, slackClientOptions } from "./web-api.ts";
@@ -135,9 +136,16 @@ export function createSlackAdapter(
   app.event("assistant_thread_started", async ({ body }) => {
     track(() => onAssistantStarted(body));
   });
-  app.action(new RegExp(`^${DETAIL_ACTION_PREFIX}\\d+$`), async ({ ack, body }) => {
+  app.action(
+    new RegExp(`^(${DETAIL_ACTION_PREFIX}|${SUGGEST_ACTION_PREFIX})\\d+$`),
+    async ({ ack, body }) => {
+      await ack();
+      track((signal) => onAction(body as unknown as Record<string, unknown>, signal));
+    },
+  );
+  // The portal link buttons open a URL; Slack still reports the click, which needs only an ack.
+  app.action(/^portal_/, async ({ ack }) => {
     await ack();
-    track((signal) => onAction(body as unknown as Record<string, unknown>, signal));
   });
   app.error(async (error) => {
     logger.warn({ err: error }, "slack: Bolt reported an error");

@@ -8,6 +8,7 @@ import type { Config } from "../../src/config.ts";
 import type { Logger } from "../../src/logger.ts";
 import type { ThreadStore } from "../../src/types.ts";
 import { parseSlackEvent, type SlackIdentity, type SlackInbound, slackThreadKey } from "./parse.ts";
+import { SUGGEST_ACTION_PREFIX } from "./render.ts";
 import { parseDetailValue } from "./render-subsidy.ts";
 
 export type SlackConfig = NonNullable<Config["slack"]>;
@@ -104,26 +105,34 @@ export function createEventHandler(deps: ListenerDeps) {
   };
 }
 
-/** Handles a "詳しく聞く" button: a follow-up turn in the button's thread. */
+/** Handles a "詳しく聞く" or a suggestion button: a follow-up turn in the button's thread. */
 export function createActionHandler(deps: ListenerDeps) {
   const { config, store, logger } = deps;
   return async (body: Record<string, unknown>, signal: AbortSignal) => {
     const action = (body.actions as Array<Record<string, unknown>> | undefined)?.[0];
     const detail = parseDetailValue(action?.value);
+    // A suggestion button asks its own question; a detail button asks for the n-th subsidy.
+    const suggested =
+      typeof action?.action_id === "string" &&
+      action.action_id.startsWith(SUGGEST_ACTION_PREFIX) &&
+      typeof action.value === "string"
+        ? action.value.trim()
+        : "";
+    const text = suggested || (detail ? `${detail.n}番目の詳細は？（ID: ${detail.id}）` : "");
     const channel = (body.channel as { id?: string } | undefined)?.id;
     const message = body.message as { ts?: string; thread_ts?: string } | undefined;
     const teamId =
       (body.team as { id?: string } | null | undefined)?.id ?? (body.user as { team_id?: string })?.team_id;
     const userId = (body.user as { id?: string } | undefined)?.id;
     const ts = message?.ts;
-    if (!detail || !channel || !ts || !teamId || !userId) return;
+    if (!text || !channel || !ts || !teamId || !userId) return;
     const threadTs = message?.thread_ts ?? ts;
     const inbound: SlackInbound = {
       turn: {
         threadKey: slackThreadKey(teamId, channel, threadTs),
         platform: "slack",
         userId,
-        text: `${detail.n}番目の詳細は？（ID: ${detail.id}）`,
+        text,
         receivedAt: new Date().toISOString(),
       },
       teamId,

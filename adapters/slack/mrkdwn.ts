@@ -117,11 +117,16 @@ export function markdownToMrkdwn(markdown: string): string {
   return out.join("\n");
 }
 
-/** Plain text of markdown-ish text (for notifications and `text` fallbacks): markup removed, escaped. */
+/**
+ * Plain text of markdown-ish text (for notifications and `text` fallbacks): markup removed, escaped, and
+ * each link spelled out ("Jグランツで見る: https://…"), since a reader without blocks has no other way there.
+ */
 export function markdownToPlain(markdown: string): string {
   return escapeMrkdwn(
     markdown
-      .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, "$1")
+      .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, (_m, label: string, url: string) =>
+        label.trim() === url ? url : `${label}: ${url}`,
+      )
       .replace(/\*\*(.+?)\*\*/g, "$1")
       .replace(/^\s{0,3}#{1,6}\s+/gm, "")
       .replace(/`{3}/g, ""),

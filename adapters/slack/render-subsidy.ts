@@ -3,6 +3,7 @@
  * fields users act on. Every value comes from the structured Subsidy, never from LLM prose.
  */
 import type { types } from "@slack/bolt";
+import { areaLabel, matchedLabel, otherRoundsLabel, statusLabel } from "../../src/subsidies/present.ts";
 import type { Subsidy } from "../../src/types.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 import { escapeMrkdwn, mrkdwnLink } from "./mrkdwn.ts";
@@ -26,7 +27,7 @@ export function deadlineText(subsidy: Subsidy): string {
 }
 
 // verbatim: data text is shown as the source has it, and a URL or domain in it is not made a link.
-const field = (label: string, value: string | null): types.MrkdwnElement => ({
+export const field = (label: string, value: string | null): types.MrkdwnElement => ({
   type: "mrkdwn",
   text: clipText(`*${label}*\n${escapeMrkdwn(value?.trim() ? value : "—")}`, SLACK_LIMITS.fieldText),
   verbatim: true,
@@ -45,22 +46,42 @@ export function parseDetailValue(value: unknown): { n: number; id: string } | nu
   return { n: Number(match[1]), id: match[2] ?? "" };
 }
 
+/** The six fields of every card: amount, rate, deadline, status (dated on the first card), area, size. */
+export function factFields(subsidy: Subsidy, dated: boolean): types.MrkdwnElement[] {
+  return [
+    field("上限額", subsidy.maxAmountText),
+    field("補助率", subsidy.rate ?? "公募要領を確認"),
+    field("締切", deadlineText(subsidy)),
+    field("受付状況", statusLabel(subsidy, dated)),
+    field("対象地域", areaLabel(subsidy, "—")),
+    field("従業員規模", subsidy.employees),
+  ];
+}
+
+/** The linked title, and the line of matched words and grouped rounds when the search gave them. */
+export function titleText(subsidy: Subsidy, n: number): string {
+  const title = `*${n > 0 ? `${n}. ` : ""}${mrkdwnLink(subsidy.url, clipText(subsidy.title, 300))}*`;
+  const match = [matchedLabel(subsidy), otherRoundsLabel(subsidy)].filter(Boolean).join("・");
+  return match ? `${title}\n_${escapeMrkdwn(match)}_` : title;
+}
+
 /** The section of the n-th subsidy (1-based), with an optional "詳細" button. */
-export function subsidySection(subsidy: Subsidy, n: number, buttons: boolean): types.SectionBlock {
+export function subsidySection(
+  subsidy: Subsidy,
+  n: number,
+  buttons: boolean,
+  dated = false,
+): types.SectionBlock {
   // Title and summary are clipped separately so the link markup is never cut in half.
-  const title = `*${n}. ${mrkdwnLink(subsidy.url, clipText(subsidy.title, 300))}*`;
   const summary = subsidy.summary.trim() ? `\n${escapeMrkdwn(clipText(subsidy.summary.trim(), 2000))}` : "";
   const section: types.SectionBlock = {
     type: "section",
-    text: { type: "mrkdwn", text: clipText(`${title}${summary}`, SLACK_LIMITS.sectionText), verbatim: true },
-    fields: [
-      field("上限額", subsidy.maxAmountText),
-      field("補助率", subsidy.rate ?? "公募要領を確認"),
-      field("締切", deadlineText(subsidy)),
-      field("受付状況", subsidy.status),
-      field("対象地域", subsidy.area),
-      field("従業員規模", subsidy.employees),
-    ],
+    text: {
+      type: "mrkdwn",
+      text: clipText(`${titleText(subsidy, n)}${summary}`, SLACK_LIMITS.sectionText),
+      verbatim: true,
+    },
+    fields: factFields(subsidy, dated),
   };
   if (buttons) {
     section.accessory = {

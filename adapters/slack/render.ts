@@ -4,9 +4,12 @@
  * messages that each stay inside Slack's limits; nothing is dropped silently.
  */
 import type { types } from "@slack/bolt";
-import type { DataSource, Reply, SearchConditions } from "../../src/types.ts";
+import { proseBesideCards, splitNextSteps } from "../../src/answer/template-prose.ts";
+import { notesBesideCards } from "../../src/subsidies/present.ts";
+import type { Reply, SearchConditions } from "../../src/types.ts";
 import { SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { escapeMrkdwn, markdownToMrkdwn, markdownToPlain } from "./mrkdwn.ts";
+import { detailBlocks } from "./render-detail.ts";
 import { clipText, subsidySection } from "./render-subsidy.ts";
 
 export type { SlackMessage } from "./limits.ts";
@@ -30,14 +33,6 @@ export function conditionsText(conditions: SearchConditions | null): string {
     conditions.acceptance === "1" ? "受付中のみ" : undefined,
   ].filter((p): p is string => typeof p === "string" && p.trim() !== "");
   return parts.join("／");
-}
-
-/** "スナップショット（2026-08-22時点）" or "ライブ（2026-11-29取得）". */
-export function sourceText(source: DataSource | undefined): string {
-  if (!source) return "不明";
-  const day = source.asOf?.slice(0, 10);
-  if (source.mode === "snapshot") return `スナップショット${day ? `（${day}時点）` : ""}`;
-  return `ライブ${day ? `（${day}取得）` : ""}`;
 }
 
 /** Splits mrkdwn into section-sized pieces at paragraph, then line, then character boundaries. */
@@ -71,54 +66,65 @@ const context = (text: string): types.ContextBlock => ({
   elements: [{ type: "mrkdwn", text: clipText(text, SLACK_LIMITS.contextText) }],
 });
 
-/**
- * The LLM text minus what the blocks already show: paragraphs that restate a listed subsidy's facts
- * (its link, a "**1. …**" heading, "- 上限額:" lines) and the attribution, which the footer carries.
- */
-export function proseAround(reply: Reply): string {
-  if (reply.subsidies.length === 0) return reply.text;
-  const urls = reply.subsidies.map((s) => s.url);
-  return reply.text
-    .split(/\n\s*\n/)
-    .filter((paragraph) => {
-      const t = paragraph.trim();
-      if (t === "" || urls.some((u) => t.includes(u))) return false;
-      if (/^(#+\s*)?\*\*\d+\.\s/.test(t) || /^\s*[-*•]\s*(上限額|補助率|締切)\s*[:：]/m.test(t)) return false;
-      return !/^出典[:：]/.test(t);
-    })
-    .join("\n\n");
+/** Said above the cards when nothing clearly fits and only the nearest subsidies are shown. */
+export const WEAK_MATCH_TEXT =
+  "条件にぴったり合う受付中の補助金は見つかりませんでした。近いものを参考に表示します。";
+
+/** The one line above a list: the conditions and the count (said here only, once). */
+function listHeader(reply: Reply): string {
+  const conditions = conditionsText(reply.conditions);
+  const shown = reply.subsidies.length;
+  const count =
+    reply.meta.match === "weak"
+      ? `:warning: ${WEAK_MATCH_TEXT}`
+      : reply.totalCount > shown
+        ? `*${reply.totalCount}件*見つかりました（上位${shown}件を表示）`
+        : `*${shown}件*見つかりました`;
+  return [conditions ? `*検索条件*: ${escapeMrkdwn(conditions)}` : "", count].filter(Boolean).join("\n");
 }
 
 function headBlocks(reply: Reply): Block[][] {
   const units: Block[][] = [];
-  if (reply.kind === "answer" && (reply.conditions || reply.subsidies.length > 0)) {
-    const conditions = conditionsText(reply.conditions);
-    const shown = reply.subsidies.length;
-    const count =
-      reply.totalCount > shown
-        ? `*${reply.totalCount}件*見つかりました（上位${shown}件を表示）`
-        : `*${shown}件*見つかりました`;
-    const lines = [
-      conditions ? `*検索条件*: ${escapeMrkdwn(conditions)}` : "",
-      `${count}・データ: ${sourceText(reply.subsidies[0]?.source)}`,
-    ];
-    units.push([section(clipText(lines.filter(Boolean).join("\n"), SLACK_LIMITS.sectionText))]);
+  // A details answer is not a search: no count, no conditions repeated from the previous turn. Without
+  // cards there is no header either: the prose says what was (not) found.
+  if (reply.kind === "answer" && reply.view !== "details" && reply.subsidies.length > 0) {
+    units.push([section(clipText(listHeader(reply), SLACK_LIMITS.sectionText))]);
   }
-  const prose = proseAround(reply);
-  for (const piece of splitForSections(markdownToMrkdwn(prose))) units.push([section(piece)]);
-  // Notes the answer text already states are not repeated.
-  const notes = reply.notes.filter((n) => n.trim() !== "" && !prose.includes(n.trim())).slice(0, 10);
+  const prose = proseBesideCards(reply);
+  const above = reply.subsidies.length > 0 ? splitNextSteps(prose).above : prose;
+  for (const piece of splitForSections(markdownToMrkdwn(above))) units.push([section(piece)]);
+  // Notes the answer text already states, and the data date the first card shows, are not repeated.
+  const notes = notesBesideCards(reply)
+    .filter((n) => !prose.includes(n.trim()))
+    .slice(0, 10);
   if (notes.length > 0) units.push([context(notes.map((n) => `ℹ️ ${escapeMrkdwn(n)}`).join("\n"))]);
   return units;
 }
 
-function footer(reply: Reply): Block[] {
-  const source = sourceText(reply.subsidies[0]?.source);
+function footer(): Block[] {
   return [
     { type: "divider" },
-    context(
-      `出典: <https://www.jgrants-portal.go.jp/|Jグランツ>｜データ: ${source}｜金額・締切は公募要領で必ずご確認ください`,
-    ),
+    context("出典: <https://www.jgrants-portal.go.jp/|Jグランツ>｜金額・締切は公募要領で必ずご確認ください"),
+  ];
+}
+
+/** Prefix of the suggestion buttons' action ids; the value is the question they ask. */
+export const SUGGEST_ACTION_PREFIX = "suggest_";
+
+/** What to ask instead, as buttons that send the question in the thread. */
+function suggestionBlocks(reply: Reply, buttons: boolean): Block[] {
+  const suggestions = (reply.suggestions ?? []).filter((q) => q.trim() !== "").slice(0, 5);
+  if (!buttons || suggestions.length === 0) return [];
+  return [
+    {
+      type: "actions",
+      elements: suggestions.map((q, i) => ({
+        type: "button" as const,
+        text: { type: "plain_text" as const, text: clipText(q, SLACK_LIMITS.buttonText), emoji: true },
+        action_id: `${SUGGEST_ACTION_PREFIX}${i + 1}`,
+        value: clipText(q, 500),
+      })),
+    },
   ];
 }
 
@@ -130,10 +136,23 @@ const fits = (blocks: Block[], unit: Block[]): boolean =>
 export function renderReply(reply: Reply, options: RenderOptions = {}): SlackMessage[] {
   const buttons = options.buttons ?? true;
   const units = headBlocks(reply);
+  const details = reply.view === "details";
+  const numbered = !details || reply.subsidies.length > 1;
   reply.subsidies.forEach((subsidy, i) => {
-    units.push([{ type: "divider" }, subsidySection(subsidy, i + 1, buttons)]);
+    const n = numbered ? i + 1 : 0;
+    // The snapshot's date is said once, beside the first card's status.
+    units.push(
+      details
+        ? [{ type: "divider" }, ...detailBlocks(subsidy, n, i === 0)]
+        : [{ type: "divider" }, subsidySection(subsidy, i + 1, buttons, i === 0)],
+    );
   });
-  if (reply.kind === "answer" && reply.subsidies.length > 0) units.push(footer(reply));
+  // The next-step tip reads after the cards.
+  const below = reply.subsidies.length > 0 ? splitNextSteps(proseBesideCards(reply)).below : "";
+  if (below) units.push([{ type: "divider" }, ...splitForSections(markdownToMrkdwn(below)).map(section)]);
+  const suggestions = suggestionBlocks(reply, buttons);
+  if (suggestions.length > 0) units.push(suggestions);
+  if (reply.kind === "answer" && reply.subsidies.length > 0) units.push(footer());
   const groups: Block[][] = [[]];
   for (const unit of units) {
     const current = groups[groups.length - 1] ?? [];

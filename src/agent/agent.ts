@@ -227,7 +227,6 @@ export function createAgent(deps: AgentDeps): Agent {
     const match =
       focus.kind === "detail" ? undefined : (collected.match ?? (listed.length > 0 ? "good" : "none"));
     const suggestions = match && match !== "good" ? suggestionsFor(conditions) : [];
-    emit({ type: "composing" });
     const answerInput = {
       match,
       suggestions,
@@ -251,6 +250,15 @@ export function createAgent(deps: AgentDeps): Agent {
       now,
       startedAt: started,
     };
+    // "Composing" once the details are in: until then the progress line counts them (3/5).
+    const counts =
+      focus.kind === "detail" || listed.length === 0
+        ? {}
+        : { found: answerInput.totalCount, shown: listed.length };
+    void loop.detailsPending.then(
+      () => emit({ type: "composing", ...counts }),
+      () => undefined,
+    );
     const useFallback = loop.planner === deps.fallbackPlanner && deps.planner !== deps.fallbackPlanner;
     const answerer = useFallback ? deps.fallbackAnswerer : deps.answerer;
     let composed: AnswerOutput;
@@ -317,6 +325,7 @@ export function createAgent(deps: AgentDeps): Agent {
         ...(match ? { match } : {}),
       },
       kind: "answer",
+      view: focus.kind === "detail" ? "details" : "list",
       notes: finalNotes,
       ...(suggestions.length > 0 ? { suggestions } : {}),
     };

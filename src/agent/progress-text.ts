@@ -16,16 +16,23 @@ export function progressText(event: ProgressEvent): string | null {
     case "found":
       if (event.count === 0) return "🔎 該当がありませんでした。";
       return event.shown > 0 && event.shown < event.count
-        ? `📋 ${event.count}件見つかりました。上位${event.shown}件の詳細を確認中…`
-        : `📋 ${event.count}件見つかりました。詳細を確認中…`;
+        ? `📋 ${event.count}件見つかりました。上位${event.shown}件の詳細を確認します…`
+        : `📋 ${event.count}件見つかりました。`;
     case "retrying": {
       const words = event.keywords.map((k) => `「${k}」`).join("");
       return words ? `🔁 ${words}で探し直しています…` : "🔁 条件を広げて探し直しています…";
     }
-    case "fetching-details":
-      return `📄 ${event.count}件の詳細を確認しています…`;
+    case "fetching-details": {
+      // The count found rides along, so a surface that shows only the newest line still says it.
+      const found = event.found ? `📋 ${event.found}件見つかりました。` : "📄 ";
+      const step = event.done === undefined ? `${event.count}件の` : "";
+      const of = event.done === undefined ? "…" : `（${event.done}/${event.count}）`;
+      return `${found}${step}詳細を確認しています${of}`;
+    }
     case "composing":
-      return "✍️ 回答をまとめています…";
+      return event.found
+        ? `📋 ${event.found}件見つかりました。✍️ 回答をまとめています…`
+        : "✍️ 回答をまとめています…";
     case "error":
       return `⚠️ ${event.message}`;
     default:

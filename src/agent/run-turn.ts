@@ -107,7 +107,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
   // Each result is read once: its summary serves the planner, the tool events and the reply.
   const summaries = new Map<ToolResult, CallSummary>();
 
-  const run = async (calls: ToolCall[], reasonRound: number): Promise<ToolResult[]> => {
+  const run = async (calls: ToolCall[], reasonRound: number, onEach?: () => void): Promise<ToolResult[]> => {
     const room = limits.maxToolCalls - results.length;
     const fresh = calls.filter((c) => !seen.has(callSignature(c)));
     const allowed = fresh.slice(0, Math.max(0, room));
@@ -128,6 +128,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
         const summary = summariseCall(r.call, r, input.now());
         summaries.set(r, summary);
         input.onToolSummary?.(r, summary);
+        onEach?.();
       },
     });
     results.push(...out);
@@ -176,10 +177,11 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
       broadenedFrom = { keywords, area: filtersOf(searches[0]!.args).area };
     }
 
+    let found = 0;
     if (searches.length > 0) {
-      const count = input.keep ? collected.all().filter(input.keep).length : collected.totalCount;
-      const room = shownLimit(collected, limits.detailTopN || count);
-      emit({ type: "found", count, shown: Math.min(count, room) });
+      found = input.keep ? collected.all().filter(input.keep).length : collected.totalCount;
+      const room = shownLimit(collected, limits.detailTopN || found);
+      emit({ type: "found", count: found, shown: Math.min(found, room) });
     }
     if (focus.kind === "detail") {
       if (focus.ids.every((id) => collected.get(id)?.detailed) || step.done) break;
@@ -209,9 +211,12 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
       }));
       if (detailCalls.length > 0) {
         round += 1;
-        emit({ type: "fetching-details", count: detailCalls.length });
+        const count = detailCalls.length;
+        let done = 0;
+        emit({ type: "fetching-details", count, done, found });
         // Not awaited here: the answer can start from the hits while the details arrive.
-        detailsPending = run(detailCalls, round).then(() => undefined);
+        const each = () => emit({ type: "fetching-details", count, done: ++done, found });
+        detailsPending = run(detailCalls, round, each).then(() => undefined);
       }
     }
     break;

@@ -5,6 +5,7 @@
  */
 import { conditionsText } from "../planner/gemini-prompt.ts";
 import { clipText } from "../planner/gemini-schema.ts";
+import { isDataDateNote } from "../subsidies/present.ts";
 import type { Subsidy } from "../types.ts";
 import type { AnswerInput } from "./answerer.ts";
 import { renderSubsidyFacts } from "./template-answerer.ts";
@@ -58,17 +59,22 @@ function factsLine(s: Subsidy): string {
 export function renderAnswerTail(input: AnswerInput): string {
   const shown = input.subsidies;
   const detail = input.focus.kind === "detail";
+  // A snapshot's date is said once: beside the first card's status.
+  const dated = (i: number) => i === 0 && input.source?.mode === "snapshot";
   const blocks = shown.map((s, i) =>
-    detail ? renderSubsidyDetail(s, shown.length > 1 ? i + 1 : 0) : renderSubsidyFacts(s, i + 1),
+    detail
+      ? renderSubsidyDetail(s, shown.length > 1 ? i + 1 : 0, dated(i))
+      : renderSubsidyFacts(s, i + 1, dated(i)),
   );
   const more = input.totalCount - shown.length;
   if (!detail && more > 0) blocks.push(`他に${more}件あります。`);
   const date = dataDateText(input.source);
   // A note may already state the data's date (e.g. the snapshot note): say it once.
-  const dated = date !== null && input.notes.some((n) => n.includes(date.replace(/のデータ$/, "")));
-  const notes = [date && !dated ? `※ ${date}です。` : null, ...input.notes.map((n) => `※ ${n}`)].filter(
-    Boolean,
-  );
+  const dated0 = date !== null && input.notes.some((n) => n.includes(date.replace(/のデータ$/, "")));
+  const notes = [
+    date && shown.length === 0 && !dated0 ? `※ ${date}です。` : null,
+    ...input.notes.filter((n) => shown.length === 0 || !isDataDateNote(n, input.source)).map((n) => `※ ${n}`),
+  ].filter(Boolean);
   if (notes.length > 0) blocks.push(notes.join("\n"));
   blocks.push(ATTRIBUTION);
   return blocks.join("\n\n");

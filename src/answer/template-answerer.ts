@@ -3,6 +3,7 @@
  * facts block per subsidy, "他にN件", a tip for narrowing, notes and attribution. No LLM, no I/O.
  */
 import { neighboursOf } from "../catalog/domain-terms.ts";
+import { isDataDateNote } from "../subsidies/present.ts";
 import type { SearchConditions } from "../types.ts";
 import type { Answerer, AnswerInput, AnswerOutput } from "./answerer.ts";
 import {
@@ -16,15 +17,16 @@ import {
 
 export { renderSubsidyFacts } from "./template-facts.ts";
 
-/** A tip naming the conditions the user could still add. */
-function narrowingTip(c: SearchConditions | null): string | null {
+/** A tip naming the conditions the user could still add; the "2番目" example only when there is a second. */
+function narrowingTip(c: SearchConditions | null, shown: number): string | null {
   const missing = [
     c?.area ? null : "地域（例:「東京都で」）",
     c?.employees ? null : "従業員数（例:「従業員20人」）",
     c?.industry ? null : "業種（例:「製造業」）",
   ].filter(Boolean);
-  if (missing.length === 0) return "「締切が近い順にして」や「2番目の詳細は？」のようにも聞けます。";
-  return `${missing.join("、")}を加えると絞り込めます。「2番目の詳細は？」のようにも聞けます。`;
+  const ask = shown > 1 ? "「2番目の詳細は？」" : "「詳しく教えて」";
+  if (missing.length === 0) return shown > 1 ? `「締切が近い順にして」や${ask}のようにも聞けます。` : null;
+  return `${missing.join("、")}を加えると絞り込めます。${ask}のようにも聞けます。`;
 }
 
 /** A direct answer to "それの補助率は？"-style questions, from the data. */
@@ -32,8 +34,14 @@ function directAnswer(input: AnswerInput): string | null {
   const s = input.subsidies[0];
   if (!s) return null;
   const q = input.question;
-  if (/補助率|助成率/.test(q)) return `補助率は **${s.rate ?? "公募要領を確認"}** です。`;
-  if (/上限|金額|いくら/.test(q)) return `上限額は **${s.maxAmountText}** です。`;
+  if (/補助率|助成率/.test(q))
+    return s.rate
+      ? `補助率は **${s.rate}** です。`
+      : "補助率はJグランツのデータに記載がありません。公募要領でご確認ください。";
+  if (/上限|金額|いくら/.test(q))
+    return s.maxAmountYen
+      ? `上限額は **${s.maxAmountText}** です。`
+      : "上限額はJグランツのデータに記載がありません。公募要領でご確認ください。";
   if (/締切|締め切り|期限|いつまで/.test(q)) return `締切は **${deadlineText(s)}** です。`;
   return null;
 }
@@ -67,12 +75,14 @@ export function renderTemplateAnswer(input: AnswerInput): string {
   const parts: string[] = [];
   const date = dataDateText(input.source);
   const shown = input.subsidies;
+  // A snapshot's date is said once: beside the first card's status.
+  const dated = (i: number) => i === 0 && input.source?.mode === "snapshot";
   if (input.focus.kind === "detail" && shown.length > 0) {
     const direct = directAnswer(input);
     parts.push(
       direct ?? (shown.length === 1 ? "ご質問の補助金の詳細です。" : `ご質問の${shown.length}件の詳細です。`),
     );
-    parts.push(...shown.map((s, i) => renderSubsidyDetail(s, shown.length > 1 ? i + 1 : 0)));
+    parts.push(...shown.map((s, i) => renderSubsidyDetail(s, shown.length > 1 ? i + 1 : 0, dated(i))));
   } else if (input.focus.kind === "detail" && input.focus.ids.length === 0) {
     parts.push(
       "どの補助金のことか分かりませんでした。この会話ではまだ補助金を紹介していないか、その番号の補助金がありません。" +
@@ -98,22 +108,23 @@ export function renderTemplateAnswer(input: AnswerInput): string {
   } else {
     const cond = conditionsText(input.conditions);
     const order = input.focus.kind === "resort" ? "並べ替えて" : "";
-    const when = date ? `（${date}）` : "";
-    const head = `${cond ? `${cond}で` : ""}${input.totalCount}件見つかりました${when}。${order}上位${shown.length}件を紹介します。`;
-    parts.push(head);
-    parts.push(...shown.map((s, i) => renderSubsidyFacts(s, i + 1)));
+    const found = `${cond ? `${cond}で` : ""}${input.totalCount}件見つかりました。`;
+    const top = shown.length < input.totalCount ? `${order}上位${shown.length}件を紹介します。` : "";
+    parts.push(`${found}${top}`);
+    parts.push(...shown.map((s, i) => renderSubsidyFacts(s, i + 1, dated(i))));
     const more = input.totalCount - shown.length;
     if (more > 0) parts.push(`他に${more}件あります。`);
-    const tip = narrowingTip(input.conditions);
+    const tip = narrowingTip(input.conditions, shown.length);
     if (tip) parts.push(`💡 ${tip}`);
   }
-  // The data date goes once: in the summary line, or as a note unless the agent's notes already say it.
-  const inHead = input.focus.kind !== "detail" && shown.length > 0;
+  // Without a card the data's date goes in a note, unless the agent's notes already say it.
   const asOf = input.source?.asOf;
   const noted = Boolean(asOf && input.notes.some((n) => n.includes(asOf.slice(0, 10))));
   const notes = [
-    date && !inHead && !noted ? `※ ${date}です。` : null,
-    ...input.notes.map((n) => `※ ${n.replace(/^※\s*/, "")}`),
+    date && shown.length === 0 && !noted ? `※ ${date}です。` : null,
+    ...input.notes
+      .filter((n) => shown.length === 0 || !isDataDateNote(n, input.source))
+      .map((n) => `※ ${n.replace(/^※\s*/, "")}`),
   ].filter(Boolean);
   if (notes.length > 0) parts.push(notes.join("\n"));
   parts.push(ATTRIBUTION);

@@ -2,6 +2,14 @@
  * The facts block of one subsidy and the small phrases around it. Shared by the template and the Gemini
  * answerers, so amounts, rates, deadlines and links always come from the data.
  */
+import {
+  areaLabel,
+  attachmentLines,
+  detailRows,
+  matchedLabel,
+  otherRoundsLabel,
+  statusLabel,
+} from "../subsidies/present.ts";
 import type { DataSource, SearchConditions, Subsidy } from "../types.ts";
 import { inertLinks } from "./inert-links.ts";
 
@@ -22,44 +30,58 @@ export function deadlineText(s: Subsidy): string {
 
 /** The target area, short: "全国" when nationwide (some records list 全国 plus every prefecture), else ≤3 names. */
 export function areaText(area: string | null): string {
-  if (!area) return "公募要領を確認";
-  const parts = area.split(/\s*\/\s*/).filter(Boolean);
-  if (parts.includes("全国")) return "全国";
-  return parts.length > 3 ? `${parts.slice(0, 3).join("・")} ほか${parts.length - 3}地域` : parts.join("・");
+  return areaLabel({ area } as Subsidy);
 }
 
-/** The facts block: title, 上限額, 補助率, 締切, 受付状況, 対象地域, 従業員規模, link. index is 1-based (0 = no number). */
-export function renderSubsidyFacts(subsidy: Subsidy, index: number): string {
-  const s = subsidy;
-  const lines = [
+/** The small line under the facts: matched words and grouped rounds, or null. */
+function matchLine(s: Subsidy): string | null {
+  const parts = [matchedLabel(s), otherRoundsLabel(s)].filter(Boolean);
+  return parts.length > 0 ? `- ${parts.join("・")}` : null;
+}
+
+/** The title and the facts every card starts with. */
+function headLines(s: Subsidy, index: number, dated: boolean): string[] {
+  return [
     `**${index > 0 ? `${index}. ` : ""}${s.title}**`,
     `- 上限額: ${s.maxAmountText}`,
     `- 補助率: ${s.rate ?? "公募要領を確認"}`,
     `- 締切: ${deadlineText(s)}`,
-    `- 受付状況: ${s.status}${s.status === "受付前" && s.start ? `（${s.start.jst}開始）` : ""}`,
-    `- 対象地域: ${areaText(s.area)}`,
-    `- 従業員規模: ${s.employees ?? "公募要領を確認"}`,
+    `- 受付状況: ${statusLabel(s, dated)}`,
+    `- 対象地域: ${areaLabel(s)}`,
   ].map((line) => inertLinks(line, [s.url]));
-  // The portal link is the one link in the block; data text above it cannot add clickable ones.
-  lines.push(`- [Jグランツで見る](${s.url})`);
-  return lines.join("\n");
 }
 
-/** The full facts of one subsidy (a detail focus): the block plus industry, purpose, body and summary. */
-export function renderSubsidyDetail(subsidy: Subsidy, index: number): string {
+/**
+ * The facts block: title, 上限額, 補助率, 締切, 受付状況, 対象地域, 従業員規模, link. index is 1-based
+ * (0 = no number); `dated` puts the data's date beside the status (the first card of a snapshot answer).
+ */
+export function renderSubsidyFacts(subsidy: Subsidy, index: number, dated = false): string {
   const s = subsidy;
-  const block = renderSubsidyFacts(s, index).split("\n");
-  const link = block.pop() ?? "";
-  const extra = [
-    s.start ? `- 受付開始: ${s.start.jst}` : null,
-    s.industry ? `- 対象業種: ${s.industry}` : null,
-    s.purpose ? `- 利用目的: ${s.purpose}` : null,
-    s.institution ? `- 実施機関: ${s.institution}` : null,
-    s.summary ? `- 概要: ${s.summary}` : null,
-  ]
-    .filter((l): l is string => l !== null)
-    .map((line) => inertLinks(line, [s.url]));
-  return [...block, ...extra, link].join("\n");
+  // The portal link is the one link in a block; data text above it cannot add clickable ones.
+  const lines = [
+    ...headLines(s, index, dated),
+    inertLinks(`- 従業員規模: ${s.employees ?? "公募要領を確認"}`, [s.url]),
+    matchLine(s),
+    `- [Jグランツで見る](${s.url})`,
+  ];
+  return lines.filter((l): l is string => l !== null).join("\n");
+}
+
+/**
+ * The full facts of one subsidy (a details answer): the card's facts without its number, then 受付開始,
+ * 事業終了期限, 対象業種, 利用目的, 実施機関, 複数回申請, the attachments by name, the 概要 and the link.
+ */
+export function renderSubsidyDetail(subsidy: Subsidy, index: number, dated = false): string {
+  const s = subsidy;
+  const lines = [
+    ...headLines(s, index, dated),
+    ...detailRows(s).map((r) => inertLinks(`- ${r.label}: ${r.value}`, [s.url])),
+  ];
+  const files = attachmentLines(s);
+  if (files.length > 0) lines.push("- 添付資料:", ...files.map((f) => inertLinks(`  - ${f}`, [s.url])));
+  if (s.summary) lines.push(inertLinks(`- 概要: ${s.summary}`, [s.url]));
+  lines.push(`- [Jグランツで見る](${s.url})`);
+  return lines.join("\n");
 }
 
 /** "2026-08-22時点のデータ" for a snapshot, "Jグランツの最新データ" for live. */

@@ -45,6 +45,8 @@ export function chatResponse(reply: Reply, threadId: string, agentName: string) 
     conditions: reply.conditions,
     notes: reply.notes,
     kind: reply.kind,
+    ...(reply.view ? { view: reply.view } : {}),
+    ...(reply.suggestions?.length ? { suggestions: reply.suggestions } : {}),
     threadId,
     _meta: {
       agent: { name: agentName, model: reply.meta.model, mode: reply.meta.mode },

@@ -14,4 +14,4 @@ export {
 export { mergeSubsidy, subsidyFromDetail, subsidyFromListItem } from "./normalise.ts";
 export { readConditions, readDataSource, readDetailResult, readSearchResult } from "./results.ts";
 export { SUMMARY_MAX_CHARS, sanitiseForPlanner, summariseCall } from "./summarise.ts";
-export { clip, collapseWhitespace, htmlToText, summaryOf } from "./text.ts";
+export { clip, collapseWhitespace, htmlToText, summaryOf, tightenCjk } from "./text.ts";

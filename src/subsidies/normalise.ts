@@ -4,6 +4,13 @@
  */
 
 import type { DataSource, DisplayDate, Subsidy, SubsidyStatus } from "../types.ts";
+import {
+  attachmentsOf,
+  cityOf,
+  institutionOf,
+  multipleApplicationsOf,
+  projectEndOf,
+} from "./detail-fields.ts";
 import { dateOnlyDisplay, daysLeft, formatAmount, portalUrl, statusOf, toJstDisplay } from "./format.ts";
 import { rankingFields } from "./ranking-fields.ts";
 import { summaryOf } from "./text.ts";
@@ -83,6 +90,13 @@ function toSubsidy(raw: unknown, source: DataSource, now: Date, detailed: boolea
   if (status === "不明" && given && (STATUSES as string[]).includes(given)) status = given as SubsidyStatus;
   const text = pickString(raw, "description_text", "detail_text", "_detail_text");
   const html = pickString(raw, "description", "detail");
+  const area =
+    pickString(raw, "target_area_search", "targetAreaSearch") ??
+    pickString(target, "area") ??
+    pickString(raw, "target_area_detail");
+  const programme = pickString(raw, "institution_name", "institutionName");
+  const attachments = attachmentsOf(raw);
+  const city = pickString(raw, "city") ?? cityOf(title, programme, area);
   return {
     id,
     title,
@@ -94,16 +108,13 @@ function toSubsidy(raw: unknown, source: DataSource, now: Date, detailed: boolea
     end,
     status,
     daysLeft: status === "受付終了" ? null : daysLeft(end, now),
-    area:
-      pickString(raw, "target_area_search", "targetAreaSearch") ??
-      pickString(target, "area") ??
-      pickString(raw, "target_area_detail"),
+    area,
     employees:
       pickString(raw, "target_number_of_employees", "targetNumberOfEmployees") ??
       pickString(target, "employees"),
     industry: pickString(raw, "industry") ?? pickString(target, "industry"),
     purpose: pickString(raw, "use_purpose", "usePurpose") ?? pickString(target, "purpose"),
-    institution: pickString(raw, "institution_name", "institutionName"),
+    institution: institutionOf(programme),
     summary: summaryOf(
       pickString(raw, "subsidy_catch_phrase", "subsidyCatchPhrase", "catch_phrase"),
       text ?? html,
@@ -112,6 +123,9 @@ function toSubsidy(raw: unknown, source: DataSource, now: Date, detailed: boolea
     source,
     detailed,
     ...rankingFields(raw),
+    ...(city ? { city } : {}),
+    ...(attachments.length > 0 ? { attachments } : {}),
+    ...(detailed ? { projectEnd: projectEndOf(raw), multipleApplications: multipleApplicationsOf(raw) } : {}),
   };
 }
 
@@ -153,5 +167,9 @@ export function mergeSubsidy(base: Subsidy, detail: Subsidy): Subsidy {
     url: pick("url"),
     source: detail.source,
     detailed: true,
+    city: base.city ?? detail.city,
+    attachments: detail.attachments ?? base.attachments,
+    projectEnd: detail.projectEnd ?? base.projectEnd ?? null,
+    multipleApplications: detail.multipleApplications ?? base.multipleApplications ?? null,
   };
 }

@@ -57,7 +57,8 @@ describe("gemini answerer", () => {
     expect(deltas[0]).toBe("東京都でIT導入に使える補助金が5件見つかりました。");
     expect(deltas.join("")).toBe(out.text);
     expect(out.text.startsWith("東京都でIT導入に使える補助金が5件見つかりました。\n\n")).toBe(true);
-    for (const [i, s] of input.subsidies.entries()) expect(out.text).toContain(renderSubsidyFacts(s, i + 1));
+    for (const [i, s] of input.subsidies.entries())
+      expect(out.text).toContain(renderSubsidyFacts(s, i + 1, i === 0));
     expect(out.text).toContain("他に7件");
     expect(out.text).toContain(ATTRIBUTION);
     expect(out.text).toContain("2026-08-22時点");
@@ -78,7 +79,7 @@ describe("gemini answerer", () => {
         focus: { kind: "detail", ids: [second.id] },
       }),
     );
-    expect(out.text).toContain(renderSubsidyDetail(second, 0));
+    expect(out.text).toContain(renderSubsidyDetail(second, 0, true));
     expect(out.text).not.toContain("他に");
     expect(fake.requests[0]?.text).toContain(`specific subsidies: ${second.id}`);
   });

@@ -80,9 +80,10 @@ describe("createTemplateAnswerer", () => {
   it("writes a summary line with conditions and data date, blocks, 他にN件, a tip and attribution", async () => {
     const text = await compose();
     const lines = text.split("\n");
-    expect(lines[0]).toBe(
-      "「事業承継」（全国）で9件見つかりました（2026-08-22時点のデータ）。上位2件を紹介します。",
-    );
+    expect(lines[0]).toBe("「事業承継」（全国）で9件見つかりました。上位2件を紹介します。");
+    // The snapshot's date is said once, beside the first card's status.
+    expect(text.match(/2026-08-22/g)).toHaveLength(1);
+    expect(text).toContain("- 受付状況: 2026-08-22時点: 受付中");
     expect(text).toContain("**1. ");
     expect(text).toContain("**2. ");
     expect(text).toContain("他に7件あります。");
@@ -101,9 +102,26 @@ describe("createTemplateAnswerer", () => {
     expect(text).toContain("※ Geminiが使えないため、簡易モードで回答しました。");
   });
 
-  it("shows live data without a snapshot date", async () => {
+  it("shows live data without a data date: its statuses are as of now", async () => {
     const text = await compose({ source: { mode: "live", asOf: "2026-11-29T10:00:00Z" } });
-    expect(text.split("\n")[0]).toContain("Jグランツの最新データ（2026-11-29取得）");
+    expect(text).not.toContain("時点");
+    expect(text).toContain("- 受付状況: 受付中\n");
+  });
+
+  it("says the snapshot date once even when the agent's snapshot note is present", async () => {
+    const text = await compose({
+      notes: [
+        "2026-08-22時点のデータ（オフラインの収録データ）です。最新の情報はJグランツでご確認ください。",
+      ],
+    });
+    expect(text.match(/2026-08-22/g)).toHaveLength(1);
+  });
+
+  it("reads one result as one result: no 上位1件, no hint about a second", async () => {
+    const text = await compose({ subsidies: [M_AND_A], totalCount: 1 });
+    expect(text.split("\n")[0]).toBe("「事業承継」（全国）で1件見つかりました。");
+    expect(text).not.toContain("上位1件");
+    expect(text).not.toContain("2番目");
   });
 
   it("says so on zero hits and suggests other words", async () => {
@@ -133,7 +151,36 @@ describe("createTemplateAnswerer", () => {
     expect(text).toContain("- 利用目的: 事業を引き継ぎたい");
     expect(text).toContain("- 概要: 事業承継・M&A補助金");
     expect(text).toContain("- 受付開始: 2026/06/19(金) 15:00");
-    expect(text).not.toMatch(/他に\d+件/);
+    expect(text).toContain("- 複数回申請: 不可（1事業者1回）");
+    // The programme name in institution_name is not an institution.
+    expect(text).not.toContain("実施機関");
+    expect(text).not.toMatch(/他に\d+件|見つかりました|\*\*1\. /);
+  });
+
+  it("shows a city programme's city, its attachments by name, the project end and the portal link", async () => {
+    const kurume = real("a0WJ200000CDbPLMA1");
+    const text = await compose({
+      question: "1番目の詳細は？",
+      subsidies: [kurume],
+      totalCount: 1,
+      focus: { kind: "detail", ids: [kurume.id] },
+    });
+    expect(text).toContain("- 対象地域: 福岡県久留米市");
+    expect(text).toMatch(/- 事業終了期限: \d{4}\/\d{2}\/\d{2}/);
+    expect(text).toMatch(/- 添付資料:\n {2}- 公募要領: .+\.pdf/);
+    expect(text).toContain(`[Jグランツで見る](${kurume.url})`);
+  });
+
+  it("answers 補助率は？ plainly when the data has no rate", async () => {
+    const text = await compose({
+      question: "それの補助率は？",
+      subsidies: [{ ...M_AND_A, rate: null }],
+      totalCount: 1,
+      focus: { kind: "detail", ids: [M_AND_A.id] },
+    });
+    expect(text.startsWith("補助率はJグランツのデータに記載がありません。公募要領でご確認ください。")).toBe(
+      true,
+    );
   });
 
   it("notes a re-sort", async () => {

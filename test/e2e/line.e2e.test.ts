@@ -64,7 +64,7 @@ async function ask(events: unknown[]): Promise<Json> {
 }
 
 /** The bubble must show the reference reply's subsidy, whose facts are the snapshot record's. */
-function expectBubbleShows(bubble: ReturnType<typeof readBubble>, s: Json) {
+function expectBubbleShows(bubble: ReturnType<typeof readBubble>, s: Json, dated = false) {
   const record = snapshotRecord(s.id);
   expect(bubble.title).toBe(record.title);
   expect(bubble.uri).toBe(record.front_subsidy_detail_page_url);
@@ -72,8 +72,9 @@ function expectBubbleShows(bubble: ReturnType<typeof readBubble>, s: Json) {
   if (!record.subsidy_max_limit) expect(bubble.rows.上限額).toBe("公募要領を確認");
   expect(bubble.rows.締切).toBe(`${s.end.jst}（あと${s.daysLeft}日）`);
   expect(s.end.iso).toBe(record.acceptance_end_datetime);
-  expect(bubble.rows.受付状況).toBe(s.status);
-  expect(bubble.rows.対象地域).toBe(s.area);
+  // The snapshot's date is said once: beside the first bubble's status.
+  expect(bubble.rows.受付状況).toBe(dated ? `2026-08-22時点: ${s.status}` : s.status);
+  expect(bubble.rows.対象地域).toBe(s.city ? `${s.area}${s.city}` : s.area);
 }
 
 describe("LINE through the real app", () => {
@@ -89,12 +90,16 @@ describe("LINE through the real app", () => {
     const summary = reply.body.messages[0];
     expect(summary.type).toBe("text");
     expect(summary.text).toContain(`📋 ${reference.totalCount}件見つかりました。`);
-    expect(summary.text).toContain("2026-08-22");
+    expect(JSON.stringify(reply.body.messages).match(/2026-08-22/g)).toHaveLength(1);
     const bubbles = bubblesOf(reply).map(readBubble);
     expect(bubbles).toHaveLength(reference.subsidies.length);
     reference.subsidies.forEach((s: Json, i: number) => {
-      expectBubbleShows(bubbles[i]!, s);
+      expectBubbleShows(bubbles[i]!, s, i === 0);
     });
+    // No message repeats the cards: the facts are in the bubbles only.
+    const plain = reply.body.messages.filter((m: Json) => m.type === "text").map((m: Json) => m.text);
+    expect(plain.join("\n")).not.toContain("上限額");
+    expect(plain.join("\n").match(/件見つかりました/g)).toHaveLength(1);
     expect(line.ok("push")).toEqual([]);
   });
 
@@ -109,9 +114,16 @@ describe("LINE through the real app", () => {
     expect(bubbles).toHaveLength(1);
     const viaChat = await chatReply(app, "2番目の詳細は？", "e2e-line-reference");
     expect(viaChat.subsidies.map((s: Json) => s.id)).toEqual([second.id]);
-    expectBubbleShows(bubbles[0]!, viaChat.subsidies[0]);
-    expect(bubbles[0]!.rows.補助率).toBe(viaChat.subsidies[0].rate ?? "公募要領を確認");
-    expect(textsOf(reply)).toContain(second.title);
+    const detail = viaChat.subsidies[0];
+    expectBubbleShows(bubbles[0]!, detail, true);
+    expect(bubbles[0]!.rows.補助率).toBe(detail.rate ?? "公募要領を確認");
+    expect(bubbles[0]!.rows.従業員規模).toBe(detail.employees);
+    if (detail.start) expect(bubbles[0]!.rows.受付開始).toBe(detail.start.jst);
+    if (detail.purpose) expect(bubbles[0]!.rows.利用目的).toBe(detail.purpose);
+    expect(bubbles[0]!.title).toBe(second.title);
+    // Labelled as details, with no 詳しく button and no count.
+    expect(bubbles[0]!.postback).toBeUndefined();
+    expect(textsOf(reply)).not.toMatch(/件見つかりました/);
   });
 
   it("answers a redelivered event at most once, then forgets the chat on 履歴を消して", async () => {

@@ -11,7 +11,7 @@ import { ask, screenshot, turnsDone } from "../adapters/web/harness.ts";
 import { useRealChat } from "./support/real-chat.ts";
 
 /** What a card must show for a subsidy, derived from the record the page was sent. */
-function expectedFacts(s: Subsidy) {
+function expectedFacts(s: Subsidy, dated = false) {
   const left =
     s.daysLeft === null || s.daysLeft < 0 ? "" : s.daysLeft === 0 ? "本日締切" : `あと${s.daysLeft}日`;
   const end = s.end?.jst ?? "公募要領を確認";
@@ -21,7 +21,8 @@ function expectedFacts(s: Subsidy) {
     amount: s.maxAmountText,
     rate: s.rate || "公募要領を確認",
     deadline: left ? `${end}（${left}）` : end,
-    status: s.status,
+    // The snapshot's date is said once: beside the first card's status.
+    status: dated ? `2026-08-22時点: ${s.status}` : s.status,
   };
 }
 
@@ -59,7 +60,10 @@ describe.skipIf(!chromiumAvailable())("web chat against the real app", () => {
     const progress = await bot.locator(".progress li").allTextContents();
     expect(progress.some((line) => line.includes("で検索中（東京都）"))).toBe(true);
     expect(progress.some((line) => /\d+件見つかりました/.test(line))).toBe(true);
-    expect(progress).toContain("✍️ 回答をまとめています…");
+    // The count is said before composing starts, and the composing line repeats it.
+    expect(progress.some((line) => /^📋 \d+件見つかりました。✍️ 回答をまとめています…$/.test(line))).toBe(
+      true,
+    );
     expect(progress.join("\n")).not.toMatch(/zero-hits|[a-z]+-[a-z]+/);
     // The facts are in the cards, not repeated in the answer text.
     const prose = (await bot.locator(".answer").textContent()) ?? "";
@@ -78,10 +82,10 @@ describe.skipIf(!chromiumAvailable())("web chat against the real app", () => {
     expect(firstRow).toContain(`query: "${String(first.plan[0]!.args.query)}"`);
     expect(await bot.locator(".tool-row.pending").count()).toBe(0);
 
-    expect(await cardFacts(page, 0)).toEqual(first.subsidies.map(expectedFacts));
+    expect(await cardFacts(page, 0)).toEqual(first.subsidies.map((s, i) => expectedFacts(s, i === 0)));
     const footer = (await bot.locator(".source").textContent()) ?? "";
     expect(footer).toContain("出典: Jグランツ");
-    expect(footer).toContain("2026-08-22時点のデータ");
+    expect((await bot.textContent())?.split("2026-08-22")).toHaveLength(2);
 
     await ask(page, "2番目の詳細は？");
     await turnsDone(page, 2);
@@ -90,7 +94,7 @@ describe.skipIf(!chromiumAvailable())("web chat against the real app", () => {
     const target = first.subsidies[1]!;
     expect(second.threadKey).toBe(first.threadKey);
     expect(second.subsidies.map((s) => s.id)).toEqual([target.id]);
-    expect(await cardFacts(page, 1)).toEqual([expectedFacts(second.subsidies[0]!)]);
+    expect(await cardFacts(page, 1)).toEqual([expectedFacts(second.subsidies[0]!, true)]);
     expect(await page.locator(".msg.bot").nth(1).locator(".card").textContent()).toContain(target.title);
 
     // The thread lives in the app's store: both turns, with what each showed.

@@ -7,6 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { mountWebChat } from "../../adapters/web/index.ts";
+import { chatResponse } from "../../src/http/chat-routes.ts";
 import type { ProgressEvent, Reply } from "../../src/types.ts";
 import { sampleReply } from "./sample-subsidies.ts";
 
@@ -50,17 +51,9 @@ export interface FakeChatApiOptions {
   maxMessageChars?: number;
 }
 
-/** The wire shape of a Reply, as the lead's server sends it. */
+/** The wire shape of a Reply: the server's own chatResponse. */
 export function toChatResponse(reply: Reply, threadId: string): ChatResponse {
-  return {
-    answer: reply.text,
-    plan: reply.plan,
-    toolResults: reply.toolResults,
-    subsidies: reply.subsidies,
-    threadId,
-    notes: reply.notes,
-    _meta: reply.meta,
-  };
+  return chatResponse(reply, threadId, "subsidy-concierge") as unknown as ChatResponse;
 }
 
 /** A realistic turn: search, details, streamed answer, reply with 3 sample subsidies. */

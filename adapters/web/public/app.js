@@ -33,7 +33,8 @@ function setBusy(value) {
   /** @type {HTMLButtonElement} */ for (const chip of document.querySelectorAll(".chip"))
     chip.disabled = value;
   status.textContent = value ? "回答を作成しています…" : "";
-  if (!value) input.focus();
+  // Focus without scrolling: the answer's start is what should be in view.
+  if (!value) input.focus({ preventScroll: true });
 }
 
 /** @param {unknown} error */
@@ -57,10 +58,11 @@ async function ask(text) {
   if (!message || busy) return;
   welcome.hidden = true;
   conversation.append(userMessage(message));
-  const bot = assistantMessage();
+  const bot = assistantMessage((question) => void ask(question));
   conversation.append(bot.root);
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  bot.root.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  const showStart = () => bot.root.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  showStart();
   input.value = "";
   setBusy(true);
   let replied = false;
@@ -92,6 +94,8 @@ async function ask(text) {
   } finally {
     bot.finish();
     setBusy(false);
+    // The answer's start (and its first card) comes into view, not its end under the input box.
+    if (replied) requestAnimationFrame(showStart);
     status.textContent = replied ? "回答を表示しました。" : "エラーが発生しました。";
   }
 }

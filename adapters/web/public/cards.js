@@ -1,4 +1,5 @@
 /** Subsidy cards, built from structured Subsidy records (never from LLM prose), text-only DOM. */
+import { areaText, matchText, statusText } from "./card-text.js";
 import { daysLeftText } from "./format.js";
 import { safeHref } from "./markdown.js";
 
@@ -15,13 +16,13 @@ export function el(tag, className, text) {
 
 const STATUS_CLASS = { 受付中: "open", 受付前: "soon", 受付終了: "closed" };
 
-/** One card for a Subsidy. @param {any} subsidy @param {number} index 1-based */
-export function subsidyCard(subsidy, index) {
-  const card = el("article", "card");
-  card.setAttribute("aria-label", `${index}件目: ${String(subsidy.title ?? "")}`);
-
+/**
+ * The card's head: its number (0 = none), the linked title, the status badge, and the matched words.
+ * @param {any} subsidy @param {number} index
+ */
+export function cardHead(subsidy, index) {
   const head = el("div", "card-head");
-  head.append(el("span", "card-index", String(index)));
+  if (index > 0) head.append(el("span", "card-index", String(index)));
   const title = el("h3", "card-title");
   const href = typeof subsidy.url === "string" ? safeHref(subsidy.url) : null;
   if (href) {
@@ -38,8 +39,14 @@ export function subsidyCard(subsidy, index) {
   head.append(
     el("span", `badge ${STATUS_CLASS[/** @type {keyof STATUS_CLASS} */ (status)] ?? "unknown"}`, status),
   );
-  card.append(head);
+  return head;
+}
 
+/**
+ * The facts every card shows: amount, rate, deadline, status (with the data's date when `dated`), area.
+ * @param {any} subsidy @param {boolean} dated
+ */
+export function cardFacts(subsidy, dated) {
   const facts = el("dl", "facts");
   const end = subsidy.end?.jst ? String(subsidy.end.jst) : "公募要領を確認";
   const left = daysLeftText(subsidy.daysLeft);
@@ -51,16 +58,42 @@ export function subsidyCard(subsidy, index) {
     left ? `${end}（${left}）` : end,
     left && subsidy.daysLeft <= 7 ? "deadline urgent" : "deadline",
   );
-  fact(facts, "受付状況", status, "status");
-  fact(facts, "対象地域", subsidy.area ? String(subsidy.area) : "—", "area");
-  card.append(facts);
+  const status = statusText(subsidy, dated);
+  // With the data's date beside it, the status takes the whole row instead of wrapping in half of it.
+  fact(facts, "受付状況", status, status.includes("時点:") ? "status dated" : "status");
+  fact(facts, "対象地域", areaText(subsidy), "area");
+  return facts;
+}
 
-  if (subsidy.summary) card.append(el("p", "card-summary", String(subsidy.summary)));
+/**
+ * One list card for a Subsidy. @param {any} subsidy @param {number} index 1-based
+ * @param {boolean} [dated] put the snapshot's date beside the status (the first card only)
+ */
+export function subsidyCard(subsidy, index, dated = false) {
+  const card = el("article", "card");
+  card.setAttribute("aria-label", `${index}件目: ${String(subsidy.title ?? "")}`);
+  card.append(cardHead(subsidy, index));
+  const match = matchText(subsidy);
+  if (match) card.append(el("p", "card-match", match));
+  card.append(cardFacts(subsidy, dated));
+  // A list card is for scanning: a short summary (the details card shows it all).
+  if (subsidy.summary) card.append(el("p", "card-summary", clipText(String(subsidy.summary), 90)));
   return card;
 }
 
+/** Cuts text to `max` characters, ending in "…" when cut. @param {string} text @param {number} max */
+function clipText(text, max) {
+  const chars = Array.from(text);
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join("")
+        .trimEnd()}…`;
+}
+
 /** @param {HTMLElement} list @param {string} label @param {string} value @param {string} className */
-function fact(list, label, value, className) {
+export function fact(list, label, value, className) {
   const row = el("div", `fact ${className}`);
   row.append(el("dt", undefined, label), el("dd", undefined, value));
   list.append(row);

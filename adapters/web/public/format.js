@@ -84,17 +84,24 @@ export function daysLeftText(daysLeft) {
 }
 
 /**
- * The data-date line of a reply, from its subsidies' source (snapshot date or live fetch time).
+ * The one line the progress collapses into once the answer is in: "✓ 12件から5件を表示（0.4秒）".
  * @param {any} reply
  */
-export function dataDateText(reply) {
-  const subsidies = Array.isArray(reply?.subsidies) ? reply.subsidies : [];
-  const source = subsidies.find((s) => s?.source)?.source;
-  if (!source) return "";
-  const asOf = typeof source.asOf === "string" ? source.asOf.slice(0, 10) : "";
-  if (source.mode === "snapshot")
-    return asOf ? `${asOf}時点のデータ（スナップショット）` : "スナップショットのデータ";
-  return asOf ? `${asOf}取得のデータ` : "最新のデータ";
+export function doneText(reply) {
+  const ms = reply?._meta?.durationMs;
+  const time =
+    typeof ms !== "number" || !Number.isFinite(ms)
+      ? ""
+      : ms < 100
+        ? "（0.1秒未満）"
+        : `（${(ms / 1000).toFixed(1)}秒）`;
+  const shown = Array.isArray(reply?.subsidies) ? reply.subsidies.length : 0;
+  const total = typeof reply?.totalCount === "number" ? reply.totalCount : shown;
+  if (reply?.kind && reply.kind !== "answer") return `✓ 完了${time}`;
+  if (reply?.view === "details") return shown > 0 ? `✓ 詳細を表示${time}` : `✓ 完了${time}`;
+  if (shown === 0) return `✓ 該当なし${time}`;
+  if (reply?._meta?.match === "weak") return `✓ 近い補助金を${shown}件表示${time}`;
+  return total > shown ? `✓ ${total}件から${shown}件を表示${time}` : `✓ ${shown}件を表示${time}`;
 }
 
 /**

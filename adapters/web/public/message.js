@@ -1,6 +1,9 @@
 /** One assistant message: live progress lines, the tool-call panel, the answer, cards and footer. */
+
+import { notesBesideCards } from "./card-text.js";
 import { el, subsidyCard } from "./cards.js";
-import { argsText, dataDateText, durationText, progressText, proseOf } from "./format.js";
+import { detailCard } from "./detail-card.js";
+import { argsText, doneText, durationText, progressText, proseOf } from "./format.js";
 import { renderMarkdown } from "./markdown.js";
 
 /** The user's bubble. @param {string} text */
@@ -10,15 +13,23 @@ export function userMessage(text) {
   return node;
 }
 
-/** Builds an assistant message and returns the handlers that fill it from the stream. */
-export function assistantMessage() {
+/** Said above the cards when nothing clearly fits and only the nearest subsidies are shown. */
+export const WEAK_MATCH_TEXT =
+  "条件にぴったり合う受付中の補助金は見つかりませんでした。近いものを参考に表示します。";
+
+/**
+ * Builds an assistant message and returns the handlers that fill it from the stream.
+ * @param {(question: string) => void} [ask] sends a suggested question
+ */
+export function assistantMessage(ask) {
   const root = el("div", "msg bot");
   root.setAttribute("aria-busy", "true");
   const progress = el("ul", "progress");
   progress.setAttribute("aria-live", "polite");
   progress.setAttribute("aria-label", "進捗");
+  // Raw tool ids and arguments are for the curious: one click away, closed by default.
   const tools = /** @type {HTMLDetailsElement} */ (el("details", "tools"));
-  tools.open = true;
+  tools.open = false;
   const toolsSummary = el("summary", undefined, "ツール呼び出し");
   const toolCount = el("span", "tool-count", "");
   toolsSummary.append(toolCount);
@@ -27,13 +38,11 @@ export function assistantMessage() {
   tools.hidden = true;
   const answer = el("div", "answer streaming");
   const cards = el("div", "cards");
+  const after = el("div", "answer-after");
+  const suggestions = el("div", "suggestions");
   const footer = el("p", "source");
   footer.hidden = true;
-  root.append(progress, tools, answer, cards, footer);
-  let userToggled = false;
-  toolsSummary.addEventListener("click", () => {
-    userToggled = true;
-  });
+  root.append(progress, tools, answer, cards, after, suggestions, footer);
   let toolTotal = 0;
 
   return {
@@ -71,17 +80,47 @@ export function assistantMessage() {
     reply(reply) {
       answer.classList.remove("streaming");
       const subsidies = Array.isArray(reply?.subsidies) ? reply.subsidies : [];
-      const notes = Array.isArray(reply?.notes) ? reply.notes.filter((n) => typeof n === "string") : [];
+      const notes = notesBesideCards(reply);
+      const details = reply?.view === "details";
       // The cards and the footer carry the facts and notes; the answer keeps only its prose.
-      const text = typeof reply?.answer === "string" ? proseOf(reply.answer, subsidies, notes) : "";
-      if (text) answer.replaceChildren(renderMarkdown(text));
-      cards.replaceChildren(...subsidies.map((s, i) => subsidyCard(s, i + 1)));
-      const date = dataDateText(reply);
-      // A note that already names the data date (e.g. "2026-08-22時点のデータです。") replaces ours.
-      const dated = date && notes.some((n) => n.includes(date.slice(0, 10)));
-      footer.textContent = ["出典: Jグランツ", dated ? "" : date, ...notes].filter(Boolean).join("　|　");
+      const text =
+        typeof reply?.answer === "string" ? proseOf(reply.answer, subsidies, reply.notes ?? []) : "";
+      // What to do next ("他にN件", the 💡 tip) reads after the cards, so the cards come first.
+      const paragraphs = text.split(/\n{2,}/);
+      const isNext = (/** @type {string} */ p) => subsidies.length > 0 && /^(💡|他に\d+件)/.test(p);
+      const head = paragraphs.filter((p) => !isNext(p)).join("\n\n");
+      const tail = paragraphs.filter(isNext).join("\n\n");
+      if (text) answer.replaceChildren(renderMarkdown(head));
+      if (tail) after.replaceChildren(renderMarkdown(tail));
+      if (reply?._meta?.match === "weak" && subsidies.length > 0 && !text.includes("近いもの"))
+        answer.prepend(el("p", "weak", WEAK_MATCH_TEXT));
+      // The snapshot's date is said once: beside the first card's status.
+      const numbered = !details || subsidies.length > 1;
+      cards.classList.toggle("details", details);
+      cards.replaceChildren(
+        ...subsidies.map((s, i) =>
+          details ? detailCard(s, numbered ? i + 1 : 0, i === 0) : subsidyCard(s, i + 1, i === 0),
+        ),
+      );
+      const asks = Array.isArray(reply?.suggestions)
+        ? reply.suggestions.filter((q) => typeof q === "string")
+        : [];
+      suggestions.replaceChildren(
+        ...asks.slice(0, 5).map((q) => {
+          const button = /** @type {HTMLButtonElement} */ (el("button", "chip suggestion", q));
+          button.type = "button";
+          button.addEventListener("click", () => ask?.(q));
+          return button;
+        }),
+      );
+      footer.textContent = ["出典: Jグランツ", ...notes].filter(Boolean).join("　|　");
       footer.hidden = false;
-      if (!userToggled) tools.open = false;
+      // The progress lines collapse into one, so they no longer push the answer down (the steps stay in
+      // the DOM, hidden, for the record).
+      if (progress.childElementCount > 0) {
+        for (const line of progress.children) /** @type {HTMLElement} */ (line).hidden = true;
+        progress.append(el("li", "step done", doneText(reply)));
+      }
     },
     /** Shows an error inside this message. @param {string} message */
     fail(message) {

@@ -4,17 +4,7 @@ import { jsonBytes, LINE_LIMITS } from "../../../adapters/line/flex.ts";
 import { renderReply } from "../../../adapters/line/render.ts";
 import { graphemes, markdownToPlain, truncate } from "../../../adapters/line/text.ts";
 import { sampleReply, sampleSubsidy } from "../../fakes/sample-subsidies.ts";
-
-// biome-ignore lint/suspicious/noExplicitAny: rendered LINE JSON is inspected freely
-type Any = any;
-
-function texts(node: Any): string[] {
-  if (Array.isArray(node)) return node.flatMap(texts);
-  if (node && typeof node === "object") {
-    return [...(typeof node.text === "string" ? [node.text] : []), ...Object.values(node).flatMap(texts)];
-  }
-  return [];
-}
+import { type Any, texts } from "./flex-texts.ts";
 
 function expectWithinLimits(messages: Any[]): void {
   expect(messages.length).toBeGreaterThanOrEqual(1);
@@ -43,8 +33,9 @@ describe("renderReply", () => {
     expect(messages[0].text).toContain("キーワード「IT導入・DX」");
     expect(messages[0].text).toContain("地域: 東京都");
     expect(messages[0].text).toContain("他に7件");
-    expect(messages[0].text).toContain("2026-08-22");
-    expect(messages[0].text.match(/2026-08-22/g)).toHaveLength(1);
+    // The data date is said once in the whole reply: beside the first bubble's status.
+    expect(JSON.stringify(messages).match(/2026-08-22/g)).toHaveLength(1);
+    expect(texts(messages[1].contents.contents[0])).toContain("2026-08-22時点: 受付中");
     const bubble = messages[1].contents.contents[0];
     const all = texts(bubble).join("\n");
     for (const label of [
@@ -63,8 +54,10 @@ describe("renderReply", () => {
     expect(buttons[0]).toMatchObject({ type: "uri", label: "Jグランツで見る", uri: sampleSubsidy(1).url });
     expect(buttons[1]).toMatchObject({ type: "postback", label: "詳しく" });
     const labels = messages.at(-1).quickReply.items.map((i: Any) => i.action.label);
-    expect(labels).toContain("締切が近い順");
-    expect(labels.some((l: string) => l.endsWith("で絞る"))).toBe(true);
+    expect(labels).toContain("締切が近い順に並べる");
+    // Another area is a new search: the label says so.
+    expect(labels).toContain("大阪府で探す");
+    expect(labels.some((l: string) => l.endsWith("で絞る"))).toBe(false);
     expect(messages.map((m) => m.text ?? "").join("")).not.toContain("**");
   });
 
@@ -88,6 +81,9 @@ describe("renderReply", () => {
       );
       expect(messages).toHaveLength(1);
       expect(messages[0]).toMatchObject({ type: "text", text: "【使い方】\n例: 東京都のIT導入" });
+      // Help and a fresh start offer the examples; an error offers nothing to tap.
+      const labels = (messages[0].quickReply?.items ?? []).map((i: Any) => i.action.label);
+      expect(labels.length > 0).toBe(kind !== "error");
     }
   });
 });

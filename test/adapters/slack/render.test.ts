@@ -14,14 +14,17 @@ type Section = {
 };
 
 describe("renderReply", () => {
-  it("shows the conditions and data date, one section per subsidy with its fields, and the footer", () => {
+  it("shows the conditions and count once, one section per subsidy with its fields, and the footer", () => {
     const [message, ...rest] = renderReply(sampleReply(3));
     expect(rest).toHaveLength(0);
     const blocks = message?.blocks as unknown as Section[];
     expect(blocks[0]?.text?.text).toContain("*検索条件*: 「IT導入」「DX」／東京都／受付中のみ");
-    expect(blocks[0]?.text?.text).toContain(
-      "*10件*見つかりました（上位3件を表示）・データ: スナップショット（2026-08-22時点）",
-    );
+    expect(blocks[0]?.text?.text).toContain("*10件*見つかりました（上位3件を表示）");
+    // Each fact once: the count in the header (the prose's count line is dropped), the data date
+    // beside the first card's status (the snapshot note is dropped).
+    const json = JSON.stringify(blocks);
+    expect(json.match(/見つかりました/g)).toHaveLength(1);
+    expect(json.match(/2026-08-22/g)).toHaveLength(1);
     const subsidies = blocks.filter((b) => b.fields);
     expect(subsidies).toHaveLength(3);
     const first = subsidies[0];
@@ -37,6 +40,8 @@ describe("renderReply", () => {
       "*従業員規模*",
     ]);
     expect(first?.fields?.[2]?.text).toBe("*締切*\n2026/12/17(木)・あと18日");
+    expect(first?.fields?.[3]?.text).toBe("*受付状況*\n2026-08-22時点: 受付中");
+    expect(subsidies[1]?.fields?.[3]?.text).toBe("*受付状況*\n受付中");
     expect(parseDetailValue(first?.accessory?.value)).toEqual({ n: 1, id: "a0WJ200000CD0001MAX" });
     expect(blocks.filter((b) => b.type === "divider").length).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(blocks.at(-1))).toContain("出典: <https://www.jgrants-portal.go.jp/|Jグランツ>");
@@ -54,8 +59,13 @@ describe("renderReply", () => {
     const prose = ((message?.blocks ?? []) as unknown as Section[])
       .filter((b) => b.text && !b.fields)
       .map((b) => b.text?.text);
-    expect(prose.join("\n")).toContain("上位3件を紹介します");
+    // The count is the header's; the prose keeps what only it says.
+    expect(prose.join("\n")).not.toContain("上位3件を紹介します");
     expect(prose.join("\n")).toContain("💡 地域を加えると絞り込めます。");
+    // The tip comes after the cards.
+    const blocks = (message?.blocks ?? []) as unknown as Section[];
+    const tipAt = blocks.findIndex((b) => b.text?.text.startsWith("💡"));
+    expect(tipAt).toBeGreaterThan(blocks.findLastIndex((b) => b.fields));
     expect(prose.join("\n")).not.toContain("上限額: 100万円");
     expect(JSON.stringify(message?.blocks).match(/出典/g)).toHaveLength(1);
   });

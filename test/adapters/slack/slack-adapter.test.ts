@@ -64,7 +64,7 @@ describe("Slack adapter, end to end", () => {
     const updates = h.fake.accepted("chat.update").map((c) => c.params.text);
     expect(updates).toHaveLength(2);
     expect(updates[0]).toMatch(/^🔍 ?「IT導入」「DX」で検索中（東京都）$/);
-    expect(updates[1]).toBe("📋 12件見つかりました。上位5件の詳細を確認中…");
+    expect(updates[1]).toBe("📋 12件見つかりました。上位5件の詳細を確認します…");
     expect(final?.params.thread_ts).toBe(event.ts);
     const blocks = final?.params.blocks as Array<{ type: string; text?: { text: string } }>;
     expect(blocks.some((b) => b.text?.text.includes("<https://www.jgrants-portal.go.jp/subsidy/"))).toBe(
@@ -171,7 +171,10 @@ describe("Slack adapter, end to end", () => {
     for (const subsidy of sampleReply(30).subsidies) expect(all).toContain(subsidy.id);
   });
 
-  it("turns a 詳しく聞く button into a follow-up turn in the same thread", async () => {
+  it.each([
+    ["subsidy_detail_2", "2|a0WJ200000CD0002MAX", "2番目の詳細は？（ID: a0WJ200000CD0002MAX）"],
+    ["suggest_1", "東京都の設備投資の補助金", "東京都の設備投資の補助金"],
+  ])("turns a %s button into a follow-up turn in the same thread", async (actionId, value, text) => {
     const root = nextTs();
     const payload = {
       type: "block_actions",
@@ -187,10 +190,10 @@ describe("Slack adapter, end to end", () => {
       actions: [
         {
           type: "button",
-          action_id: "subsidy_detail_2",
+          action_id: actionId,
           block_id: "b1",
-          value: "2|a0WJ200000CD0002MAX",
-          action_ts: "1780.1",
+          value,
+          action_ts: `1780.${actionId.length}`,
         },
       ],
     };
@@ -199,7 +202,7 @@ describe("Slack adapter, end to end", () => {
     expect(agent.turns[0]).toMatchObject({
       threadKey: `slack:${TEAM}:C0CHAN001:${root}`,
       userId: "U0USER002",
-      text: "2番目の詳細は？（ID: a0WJ200000CD0002MAX）",
+      text,
     });
   });
 });

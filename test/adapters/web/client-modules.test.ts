@@ -14,7 +14,7 @@ interface FormatModule {
   argsText(args: unknown, max?: number): string;
   durationText(ms: unknown): string;
   daysLeftText(daysLeft: unknown): string;
-  dataDateText(reply: unknown): string;
+  doneText(reply: unknown): string;
   proseOf(answer: string, subsidies: unknown[], notes: string[]): string;
 }
 
@@ -157,11 +157,62 @@ describe("text formats", () => {
     expect(fmt.daysLeftText(0)).toBe("本日締切");
     expect(fmt.daysLeftText(18)).toBe("あと18日");
     expect(fmt.daysLeftText(null)).toBe("");
-    const snapshot = { subsidies: [{ source: { mode: "snapshot", asOf: "2026-08-22" } }] };
-    expect(fmt.dataDateText(snapshot)).toBe("2026-08-22時点のデータ（スナップショット）");
+  });
+
+  it("collapses the progress into one line that says what is shown", () => {
+    const meta = { durationMs: 420 };
+    const three = [{}, {}, {}];
+    expect(fmt.doneText({ kind: "answer", subsidies: three, totalCount: 12, _meta: meta })).toBe(
+      "✓ 12件から3件を表示（0.4秒）",
+    );
+    expect(fmt.doneText({ kind: "answer", subsidies: [{}], totalCount: 1, _meta: meta })).toBe(
+      "✓ 1件を表示（0.4秒）",
+    );
+    expect(fmt.doneText({ kind: "answer", view: "details", subsidies: [{}], _meta: meta })).toBe(
+      "✓ 詳細を表示（0.4秒）",
+    );
+    expect(fmt.doneText({ kind: "answer", subsidies: [], totalCount: 0, _meta: meta })).toBe(
+      "✓ 該当なし（0.4秒）",
+    );
     expect(
-      fmt.dataDateText({ subsidies: [{ source: { mode: "live", asOf: "2026-11-29T10:00:00Z" } }] }),
-    ).toBe("2026-11-29取得のデータ");
-    expect(fmt.dataDateText({ subsidies: [] })).toBe("");
+      fmt.doneText({ kind: "answer", subsidies: three, totalCount: 3, _meta: { ...meta, match: "weak" } }),
+    ).toBe("✓ 近い補助金を3件表示（0.4秒）");
+  });
+});
+
+interface CardTextModule {
+  statusText(subsidy: unknown, dated: boolean): string;
+  areaText(subsidy: unknown): string;
+  matchText(subsidy: unknown): string;
+  detailRows(subsidy: unknown): Array<{ key: string; label: string; value: string }>;
+  notesBesideCards(reply: unknown): string[];
+}
+const card = await load<CardTextModule>("card-text.js");
+
+describe("card texts (the same wording as src/subsidies/present.ts)", () => {
+  const snapshot = { mode: "snapshot", asOf: "2026-08-22" };
+  it("puts the snapshot's date beside the status only when asked, never for live data", () => {
+    expect(card.statusText({ status: "受付中", source: snapshot }, true)).toBe("2026-08-22時点: 受付中");
+    expect(card.statusText({ status: "受付中", source: snapshot }, false)).toBe("受付中");
+    expect(card.statusText({ status: "受付中", source: { mode: "live" } }, true)).toBe("受付中");
+  });
+
+  it("shows a city programme's city, matched words and grouped rounds", () => {
+    expect(card.areaText({ area: "福岡県", city: "宗像市" })).toBe("福岡県宗像市");
+    expect(card.areaText({ area: "全国 / 北海道" })).toBe("全国");
+    expect(
+      card.matchText({ matchedTerms: ["電子カルテ"], otherRounds: [{ id: "x", label: "第19次" }] }),
+    ).toBe("「電子カルテ」に一致・ほか第19次");
+  });
+
+  it("lists the details rows that have data, and drops the note that repeats the data date", () => {
+    const rows = card.detailRows({ start: { jst: "2026/10/01(木) 09:00" }, multipleApplications: false });
+    expect(rows.map((r) => [r.label, r.value])).toEqual([
+      ["受付開始", "2026/10/01(木) 09:00"],
+      ["複数回申請", "不可（1事業者1回）"],
+    ]);
+    const notes = ["2026-08-22時点のデータ（オフラインの収録データ）です。", "履歴に保存できませんでした。"];
+    expect(card.notesBesideCards({ notes, subsidies: [{ source: snapshot }] })).toEqual([notes[1]]);
+    expect(card.notesBesideCards({ notes, subsidies: [] })).toEqual(notes);
   });
 });

@@ -39,7 +39,9 @@ describe.skipIf(!chromiumAvailable())("web chat in headless Chromium", () => {
     expect(await facts(0, "amount")).toBe("100万円");
     expect(await facts(0, "rate")).toBe("2/3 以内又は 1/2 以内");
     expect(await facts(0, "deadline")).toBe("2026/12/17(木) 23:59（あと18日）");
-    expect(await facts(0, "status")).toBe("受付中");
+    // The snapshot's date is said once: beside the first card's status.
+    expect(await facts(0, "status")).toBe("2026-08-22時点: 受付中");
+    expect(await facts(1, "status")).toBe("受付中");
     expect(await facts(0, "area")).toBe(one.area);
     expect(await facts(2, "amount")).toBe("300万円");
     expect(await facts(2, "rate")).toBe("公募要領を確認");
@@ -51,8 +53,12 @@ describe.skipIf(!chromiumAvailable())("web chat in headless Chromium", () => {
     expect(prose).not.toContain("上限額");
     const footer = (await page.locator(".msg.bot .source").textContent()) ?? "";
     expect(footer).toContain("出典: Jグランツ");
-    expect(footer).toContain("2026-08-22時点のデータ");
-    expect(footer.split("2026-08-22")).toHaveLength(2);
+    expect((await page.locator(".msg.bot").textContent())?.split("2026-08-22")).toHaveLength(2);
+    // The progress collapsed into one visible line; the tool panel stays closed.
+    expect(await page.locator(".msg.bot .progress li:visible").allTextContents()).toEqual([
+      "✓ 10件から3件を表示（0.1秒未満）",
+    ]);
+    expect(await page.locator("details.tools").getAttribute("open")).toBeNull();
 
     expect(await page.locator("#message").isEnabled()).toBe(true);
     expect(await page.locator("#message").inputValue()).toBe("");
@@ -88,9 +94,10 @@ describe.skipIf(!chromiumAvailable())("web chat in headless Chromium", () => {
     expect(await input.isDisabled()).toBe(true);
     expect(await page.locator("#send").isDisabled()).toBe(true);
     expect(await page.locator(".msg.bot").getAttribute("aria-busy")).toBe("true");
-    await page.locator(".tool-row.pending").waitFor();
+    await page.locator(".tool-row.pending").waitFor({ state: "attached" });
     expect(await page.locator(".tool-row .tool-status").textContent()).toBe("実行中…");
-    expect(await page.locator("details.tools").getAttribute("open")).not.toBeNull();
+    // Raw tool calls are one click away: the panel is closed while the answer streams.
+    expect(await page.locator("details.tools").getAttribute("open")).toBeNull();
     expect(await page.locator(".msg.user .bubble").textContent()).toBe("一行目\n二行目");
 
     await screenshot(page, "web-chat-streaming.png");
