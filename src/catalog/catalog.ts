@@ -81,7 +81,7 @@ function build(source: CatalogRecordSource, analyzer: AnalyzerName): Built {
 export function createCatalog(source: CatalogRecordSource, options: CatalogOptions = {}): Catalog {
   const analyzer = options.analyzer ?? "bigram";
   const now = options.now ?? (() => new Date());
-  const floor = options.floor ?? 0.5;
+  const floor = options.floor ?? 0.45;
   let built = build(source, analyzer);
   const current = (): Built => {
     if (source.version() !== built.version) built = build(source, analyzer);
