@@ -1,0 +1,253 @@
+/**
+ * The live catalog: jGrants records kept in a persistent store (SQLite file, or Redis when several
+ * instances share one), seeded from the bundled snapshot, synced in the background at start and every
+ * CATALOG_REFRESH_HOURS by whichever instance holds the sync lock; the others reload when it changes.
+ */
+import { randomUUID } from "node:crypto";
+import { describeError } from "../../errors.ts";
+import { type Logger, silentLogger } from "../../logger.ts";
+import { LiveClient, realSleep } from "../../mcp-servers/jgrants/live-client.ts";
+import { jstDate } from "../../mcp-servers/jgrants/search-result.ts";
+import { loadSnapshot, SNAPSHOT_PATH } from "../../mcp-servers/jgrants/snapshot-data.ts";
+import type { JgrantsRecord } from "../../mcp-servers/jgrants/types.ts";
+import type { CatalogInfo } from "../record-source.ts";
+import { createPoliteFetch } from "./polite-fetch.ts";
+import { countOpen, presentRow } from "./present.ts";
+import { createScheduler } from "./schedule.ts";
+import type { CatalogSettings } from "./settings.ts";
+import { stripAttachments } from "./strip.ts";
+import { runSync } from "./sync-run.ts";
+import type { CatalogMeta, CatalogRow, CatalogStore, LiveCatalog, SyncReport } from "./types.ts";
+
+export interface LiveCatalogDeps {
+  /** Opens the store (SQLite or Redis, chosen from the settings by openCatalogStore). */
+  openStore: () => Promise<CatalogStore>;
+  logger?: Logger;
+  fetch?: typeof fetch;
+  /** Every wait of the sync (spacing, backoff); tests record instead of waiting. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The clock for ages, retention, the time bound and "open now". */
+  now?: () => number;
+  snapshotPath?: string;
+  /** How often a reader checks the store for another instance's sync (default 60 s). */
+  pollMs?: number;
+  /** LiveClient's short retries of one request (default 2 s, 5 s). */
+  retryDelaysMs?: number[];
+}
+
+const LOCK_TTL_MS = 120_000;
+
+/** Creates the catalog; nothing opens or syncs until start(), ready() or syncNow(). */
+export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDeps): LiveCatalog {
+  const logger = deps.logger ?? silentLogger;
+  const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? realSleep;
+  const owner = randomUUID();
+  const rows = new Map<string, CatalogRow>();
+  let records: JgrantsRecord[] = [];
+  let byId = new Map<string, JgrantsRecord>();
+  let version = 0;
+  let meta: CatalogMeta = { revision: 0 };
+  let snapshotAsOf = "unknown";
+  let store: CatalogStore | undefined;
+  let opening: Promise<void> | undefined;
+  let running: Promise<SyncReport> | undefined;
+  let closed = false;
+  const listeners = new Set<() => void>();
+
+  const publish = () => {
+    records = [...rows.values()].map(presentRow);
+    byId = new Map(records.map((r) => [r.id, r]));
+    version += 1;
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        logger.warn({ err: error }, "catalog change listener failed");
+      }
+    }
+  };
+
+  async function reload(): Promise<void> {
+    const s = store!;
+    const [all, latest] = await Promise.all([s.loadAll(), s.meta()]);
+    rows.clear();
+    for (const row of all) rows.set(row.id, row);
+    meta = latest;
+    publish();
+  }
+
+  async function open(): Promise<void> {
+    const snapshot = loadSnapshot(deps.snapshotPath ?? SNAPSHOT_PATH);
+    snapshotAsOf = snapshot.asOf;
+    store = await deps.openStore();
+    meta = await store.meta();
+    if (!meta.seeded && (await store.loadAll()).length === 0) {
+      const seed = snapshot.records.map(({ record }) => ({
+        id: record.id,
+        record: stripAttachments(record),
+        origin: "snapshot" as const,
+        listHash: null,
+        detailAt: null,
+        seenAt: null,
+        missingSince: null,
+      }));
+      await store.put(seed);
+      await store.setMeta({ seeded: true });
+      logger.info({ records: seed.length }, "catalog seeded from the bundled snapshot");
+    }
+    await reload();
+  }
+
+  const ready = () => {
+    opening ??= open();
+    return opening;
+  };
+
+  async function sync(): Promise<SyncReport> {
+    await ready();
+    const s = store!;
+    const started = now();
+    const empty = { listed: 0, fetched: 0, failedDetails: 0, added: 0, markedMissing: 0, dropped: 0 };
+    if (!(await s.tryLock(owner, LOCK_TTL_MS))) {
+      await reload();
+      return { outcome: "skipped", ...empty, ms: 0 };
+    }
+    let lockLost = false;
+    const renew = setInterval(() => {
+      s.renewLock(owner, LOCK_TTL_MS).then(
+        (held) => {
+          if (!held) lockLost = true;
+        },
+        () => {
+          lockLost = true;
+        },
+      );
+    }, LOCK_TTL_MS / 3);
+    renew.unref();
+    try {
+      const client = new LiveClient({
+        baseUrl: settings.apiUrl,
+        timeoutMs: settings.timeoutMs,
+        detailIntervalMs: settings.detailIntervalMs,
+        retryDelaysMs: deps.retryDelaysMs ?? [2_000, 5_000],
+        maxRetryAfterMs: 60_000,
+        fetch: deps.fetch ?? globalThis.fetch,
+        sleep,
+        now,
+        logger,
+      });
+      const get = createPoliteFetch({
+        client,
+        sleep,
+        backoffMs: settings.backoffMs,
+        maxBackoffMs: 300_000,
+        maxConsecutiveFailures: 6,
+        shouldStop: () => closed || lockLost || now() - started >= settings.maxSyncMs,
+      });
+      const result = await runSync({
+        store: s,
+        rows,
+        get,
+        keywords: settings.keywords,
+        detailMaxAgeMs: settings.detailMaxAgeMs,
+        retentionMs: settings.retentionMs,
+        now,
+        onRows: publish,
+      });
+      const report: SyncReport = { ...result, ms: now() - started };
+      await s.setMeta(
+        report.outcome === "done"
+          ? { lastSyncAt: started, lastSyncMs: report.ms, lastAttemptAt: started, lastError: report.error }
+          : { lastAttemptAt: started, lastError: report.error },
+      );
+      meta = await s.meta();
+      logger.info({ ...report }, "catalog sync finished");
+      return report;
+    } catch (error) {
+      const message = describeError(error);
+      logger.error({ err: error }, "catalog sync failed");
+      await s.setMeta({ lastAttemptAt: started, lastError: message }).catch(() => undefined);
+      meta = { ...meta, lastAttemptAt: started, lastError: message };
+      return { outcome: "failed", ...empty, ms: now() - started, error: message };
+    } finally {
+      clearInterval(renew);
+      await s.unlock(owner).catch(() => undefined);
+    }
+  }
+
+  const syncNow = () => {
+    running ??= sync().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  const scheduler = createScheduler({
+    refreshMs: settings.refreshMs,
+    resumeMs: settings.resumeMs,
+    pollMs: deps.pollMs ?? 60_000,
+    syncOnStart: settings.syncOnStart,
+    logger,
+    sync: syncNow,
+    async poll() {
+      if (running || !store) return;
+      const latest = await store.meta();
+      if (latest.revision !== meta.revision) await reload();
+    },
+  });
+
+  return {
+    list: () => records,
+    get: (id) => byId.get(id),
+    version: () => version,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    info(): CatalogInfo {
+      const lastSync = meta.lastSyncAt;
+      return {
+        origin: "live",
+        asOf: lastSync === undefined ? snapshotAsOf : jstDate(lastSync),
+        recordCount: records.length,
+        openCount: countOpen(records, now()),
+        ...(lastSync === undefined ? {} : { lastSyncAt: new Date(lastSync).toISOString() }),
+        ...(meta.lastSyncMs === undefined ? {} : { lastSyncMs: meta.lastSyncMs }),
+        ...(meta.lastError ? { lastError: meta.lastError } : {}),
+      };
+    },
+    row: (id) => rows.get(id),
+    async storeDetail(record) {
+      await ready();
+      const old = rows.get(record.id);
+      const row: CatalogRow = {
+        id: record.id,
+        record: { ...(old?.record ?? {}), ...stripAttachments(record) },
+        origin: "live",
+        listHash: old?.listHash ?? null,
+        detailAt: now(),
+        seenAt: old?.seenAt ?? null,
+        missingSince: old?.missingSince ?? null,
+      };
+      await store!.put([row]);
+      rows.set(row.id, row);
+      publish();
+    },
+    start() {
+      void ready().then(
+        () => scheduler.start(),
+        (error: unknown) => logger.error({ err: error }, "cannot open the catalog store"),
+      );
+    },
+    ready,
+    syncNow,
+    async close() {
+      closed = true;
+      scheduler.stop();
+      await running?.catch(() => undefined);
+      await opening?.catch(() => undefined);
+      await store?.close().catch(() => undefined);
+    },
+  };
+}
