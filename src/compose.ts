@@ -7,6 +7,7 @@ import { type Agent, createAgent } from "./agent/agent.ts";
 import type { Answerer } from "./answer/answerer.ts";
 import { createGeminiAnswerer } from "./answer/gemini-answerer.ts";
 import { createTemplateAnswerer } from "./answer/template-answerer.ts";
+import { createLiveCatalogFromConfig, type LiveCatalog } from "./catalog/sync/index.ts";
 import type { Config } from "./config.ts";
 import { loadSystemPrompt } from "./llm/system-prompt.ts";
 import type { Logger } from "./logger.ts";
@@ -22,6 +23,8 @@ export interface Core {
   tools: ToolHost;
   store: ThreadStore;
   planner: Planner;
+  /** The live jGrants catalog (JGRANTS_SOURCE live or auto with the built-in server); start() syncs it. */
+  catalog?: LiveCatalog;
   close(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export interface CoreOverrides {
   store?: ThreadStore;
   tools?: ToolHost;
   clock?: () => Date;
+  catalog?: LiveCatalog;
 }
 
 /** Creates the core components; nothing connects until first use (MCP servers connect lazily). */
@@ -38,7 +42,11 @@ export async function createCore(
   overrides: CoreOverrides = {},
 ): Promise<Core> {
   const store = overrides.store ?? (await createThreadStore(config.store, { logger }));
-  const tools = overrides.tools ?? createMcpHost({ config: config.mcp, jgrants: config.jgrants, logger });
+  const liveData = config.jgrants.source !== "snapshot" && !config.jgrants.mcpUrl;
+  const catalog =
+    overrides.catalog ?? (liveData ? createLiveCatalogFromConfig(config, { logger }) : undefined);
+  const tools =
+    overrides.tools ?? createMcpHost({ config: config.mcp, jgrants: config.jgrants, logger, catalog });
   const rulePlanner = createRulePlanner({ detailTopN: config.agent.detailTopN });
   const template = createTemplateAnswerer();
   let planner: Planner = rulePlanner;
@@ -64,8 +72,9 @@ export async function createCore(
     tools,
     store,
     planner,
+    catalog,
     async close() {
-      await Promise.allSettled([tools.close(), store.close()]);
+      await Promise.allSettled([tools.close(), store.close(), catalog?.close()]);
     },
   };
 }

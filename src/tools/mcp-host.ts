@@ -4,6 +4,7 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { scopedSignal } from "../abort.ts";
+import type { LiveCatalog } from "../catalog/sync/types.ts";
 import type { Config } from "../config.ts";
 import { describeError } from "../errors.ts";
 import { type Logger, silentLogger } from "../logger.ts";
@@ -30,6 +31,8 @@ export interface McpHostOptions {
   /** Servers to run instead of mcp.json / the defaults. */
   servers?: McpServersConfig;
   timing?: Partial<McpHostTiming>;
+  /** The live jGrants catalog handed to the built-in jGrants server. */
+  catalog?: LiveCatalog;
 }
 
 /** The ToolHost plus what the HTTP server and main.ts use. */
@@ -89,7 +92,12 @@ export function createMcpHost(options: McpHostOptions): McpHost {
           logger,
           connectTimeoutMs: timing.connectTimeoutMs,
           createBuiltin: (s: Extract<McpServerConfig, { kind: "builtin" }>) =>
-            createBuiltinServer(s, { jgrants: options.jgrants, env: config.substitutionEnv, logger }),
+            createBuiltinServer(s, {
+              jgrants: options.jgrants,
+              env: config.substitutionEnv,
+              logger,
+              catalog: options.catalog,
+            }),
         };
         const session = await openSession(server, deps, hooks, preferSse);
         preferSse = session.transport === "sse";

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { describeError } from "../../errors.ts";
 import { type Logger, silentLogger } from "../../logger.ts";
-import { LiveClient, realSleep } from "../../mcp-servers/jgrants/live-client.ts";
+import { LiveClient } from "../../mcp-servers/jgrants/live-client.ts";
 import { jstDate } from "../../mcp-servers/jgrants/search-result.ts";
 import { loadSnapshot, SNAPSHOT_PATH } from "../../mcp-servers/jgrants/snapshot-data.ts";
 import type { JgrantsRecord } from "../../mcp-servers/jgrants/types.ts";
@@ -16,6 +16,7 @@ import { countOpen, presentRow } from "./present.ts";
 import { createScheduler } from "./schedule.ts";
 import type { CatalogSettings } from "./settings.ts";
 import { stripAttachments } from "./strip.ts";
+import { abortableSleep, withSyncLock } from "./sync-lock.ts";
 import { runSync } from "./sync-run.ts";
 import type { CatalogMeta, CatalogRow, CatalogStore, LiveCatalog, SyncReport } from "./types.ts";
 
@@ -35,13 +36,21 @@ export interface LiveCatalogDeps {
   retryDelaysMs?: number[];
 }
 
-const LOCK_TTL_MS = 120_000;
+/** A snapshot record as a seed row: replaced by the live record as soon as a sync lists it. */
+function seedRow(record: JgrantsRecord): CatalogRow {
+  const empty = { listHash: null, detailAt: null, seenAt: null, missingSince: null };
+  return { id: record.id, record: stripAttachments(record), origin: "snapshot", ...empty };
+}
+
+/** How long close() waits for a sync in progress to notice and stop. */
+const CLOSE_WAIT_MS = 5_000;
 
 /** Creates the catalog; nothing opens or syncs until start(), ready() or syncNow(). */
 export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDeps): LiveCatalog {
   const logger = deps.logger ?? silentLogger;
   const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? realSleep;
+  const closing = new AbortController();
+  const sleep = deps.sleep ?? ((ms: number) => abortableSleep(ms, closing.signal));
   const owner = randomUUID();
   const rows = new Map<string, CatalogRow>();
   let records: JgrantsRecord[] = [];
@@ -83,15 +92,7 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     store = await deps.openStore();
     meta = await store.meta();
     if (!meta.seeded && (await store.loadAll()).length === 0) {
-      const seed = snapshot.records.map(({ record }) => ({
-        id: record.id,
-        record: stripAttachments(record),
-        origin: "snapshot" as const,
-        listHash: null,
-        detailAt: null,
-        seenAt: null,
-        missingSince: null,
-      }));
+      const seed = snapshot.records.map(({ record }) => seedRow(record));
       await store.put(seed);
       await store.setMeta({ seeded: true });
       logger.info({ records: seed.length }, "catalog seeded from the bundled snapshot");
@@ -109,71 +110,56 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     const s = store!;
     const started = now();
     const empty = { listed: 0, fetched: 0, failedDetails: 0, added: 0, markedMissing: 0, dropped: 0 };
-    if (!(await s.tryLock(owner, LOCK_TTL_MS))) {
-      await reload();
-      return { outcome: "skipped", ...empty, ms: 0 };
-    }
-    let lockLost = false;
-    const renew = setInterval(() => {
-      s.renewLock(owner, LOCK_TTL_MS).then(
-        (held) => {
-          if (!held) lockLost = true;
-        },
-        () => {
-          lockLost = true;
-        },
-      );
-    }, LOCK_TTL_MS / 3);
-    renew.unref();
-    try {
-      const client = new LiveClient({
-        baseUrl: settings.apiUrl,
-        timeoutMs: settings.timeoutMs,
-        detailIntervalMs: settings.detailIntervalMs,
-        retryDelaysMs: deps.retryDelaysMs ?? [2_000, 5_000],
-        maxRetryAfterMs: 60_000,
-        fetch: deps.fetch ?? globalThis.fetch,
-        sleep,
-        now,
-        logger,
-      });
-      const get = createPoliteFetch({
-        client,
-        sleep,
-        backoffMs: settings.backoffMs,
-        maxBackoffMs: 300_000,
-        maxConsecutiveFailures: 6,
-        shouldStop: () => closed || lockLost || now() - started >= settings.maxSyncMs,
-      });
-      const result = await runSync({
-        store: s,
-        rows,
-        get,
-        keywords: settings.keywords,
-        detailMaxAgeMs: settings.detailMaxAgeMs,
-        retentionMs: settings.retentionMs,
-        now,
-        onRows: publish,
-      });
-      const report: SyncReport = { ...result, ms: now() - started };
-      await s.setMeta(
-        report.outcome === "done"
-          ? { lastSyncAt: started, lastSyncMs: report.ms, lastAttemptAt: started, lastError: report.error }
-          : { lastAttemptAt: started, lastError: report.error },
-      );
-      meta = await s.meta();
-      logger.info({ ...report }, "catalog sync finished");
-      return report;
-    } catch (error) {
-      const message = describeError(error);
-      logger.error({ err: error }, "catalog sync failed");
-      await s.setMeta({ lastAttemptAt: started, lastError: message }).catch(() => undefined);
-      meta = { ...meta, lastAttemptAt: started, lastError: message };
-      return { outcome: "failed", ...empty, ms: now() - started, error: message };
-    } finally {
-      clearInterval(renew);
-      await s.unlock(owner).catch(() => undefined);
-    }
+    const report = await withSyncLock(s, owner, async (lockLost) => {
+      try {
+        const result = await runSync({
+          store: s,
+          rows,
+          get: politeGet(() => closed || lockLost() || now() - started >= settings.maxSyncMs),
+          keywords: settings.keywords,
+          detailMaxAgeMs: settings.detailMaxAgeMs,
+          retentionMs: settings.retentionMs,
+          now,
+          onRows: publish,
+        });
+        const done: SyncReport = { ...result, ms: now() - started };
+        await s.setMeta(
+          done.outcome === "done"
+            ? { lastSyncAt: started, lastSyncMs: done.ms, lastAttemptAt: started, lastError: done.error }
+            : { lastAttemptAt: started, lastError: done.error },
+        );
+        meta = await s.meta();
+        logger.info({ ...done }, "catalog sync finished");
+        return done;
+      } catch (error) {
+        const message = describeError(error);
+        logger.error({ err: error }, "catalog sync failed");
+        await s.setMeta({ lastAttemptAt: started, lastError: message }).catch(() => undefined);
+        meta = { ...meta, lastAttemptAt: started, lastError: message };
+        return { outcome: "failed" as const, ...empty, ms: now() - started, error: message };
+      }
+    });
+    if (report) return report;
+    // Another instance holds the lock: read what it has written so far.
+    await reload();
+    return { outcome: "skipped", ...empty, ms: 0 };
+  }
+
+  /** One polite fetcher per sync: spaced requests, short retries, then a growing backoff. */
+  function politeGet(shouldStop: () => boolean) {
+    const client = new LiveClient({
+      baseUrl: settings.apiUrl,
+      timeoutMs: settings.timeoutMs,
+      detailIntervalMs: settings.detailIntervalMs,
+      retryDelaysMs: deps.retryDelaysMs ?? [2_000, 5_000],
+      maxRetryAfterMs: 60_000,
+      fetch: deps.fetch ?? globalThis.fetch,
+      sleep,
+      now,
+      logger,
+    });
+    const options = { client, sleep, backoffMs: settings.backoffMs, maxBackoffMs: 300_000 };
+    return createPoliteFetch({ ...options, maxConsecutiveFailures: 6, shouldStop });
   }
 
   const syncNow = () => {
@@ -218,6 +204,13 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
       };
     },
     row: (id) => rows.get(id),
+    freshDetail(id) {
+      const row = rows.get(id);
+      const record = byId.get(id);
+      if (!row || !record || row.origin !== "live" || row.detailAt === null) return undefined;
+      if (now() - row.detailAt > settings.detailMaxAgeMs) return undefined;
+      return { record, fetchedAt: row.detailAt };
+    },
     async storeDetail(record) {
       await ready();
       const old = rows.get(record.id);
@@ -244,8 +237,9 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     syncNow,
     async close() {
       closed = true;
+      closing.abort();
       scheduler.stop();
-      await running?.catch(() => undefined);
+      await Promise.race([running?.catch(() => undefined), abortableSleep(CLOSE_WAIT_MS)]);
       await opening?.catch(() => undefined);
       await store?.close().catch(() => undefined);
     },

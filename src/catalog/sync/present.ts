@@ -11,11 +11,14 @@ import type { CatalogRow } from "./types.ts";
 export function presentRow(row: CatalogRow): JgrantsRecord {
   if (row.missingSince === null) return row.record;
   const end = acceptanceEnd(row.record);
-  const gone = new Date(row.missingSince).toISOString();
-  const record: JgrantsRecord = { ...row.record, _catalog_missing_since: gone };
-  if (end === null || end > row.missingSince) {
+  const record: JgrantsRecord = {
+    ...row.record,
+    _catalog_missing_since: new Date(row.missingSince).toISOString(),
+  };
+  if (end === null || end >= row.missingSince) {
     record._listed_acceptance_end_datetime = row.record.acceptance_end_datetime ?? null;
-    record.acceptance_end_datetime = gone;
+    // Closed from the moment it was found gone.
+    record.acceptance_end_datetime = new Date(row.missingSince - 1).toISOString();
   }
   return record;
 }

@@ -79,6 +79,8 @@ export interface LiveCatalog extends CatalogRecordSource {
   ready(): Promise<void>;
   /** The stored row of a record, with its detail age. */
   row(id: string): CatalogRow | undefined;
+  /** The record when its live detail is within the age limit, with when it was fetched. */
+  freshDetail(id: string): { record: JgrantsRecord; fetchedAt: number } | undefined;
   /** Stores a detail fetched on demand (attachments stripped) and publishes it. */
   storeDetail(record: JgrantsRecord): Promise<void>;
   info(): CatalogInfo;

@@ -4,6 +4,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { LiveCatalog } from "../../catalog/sync/types.ts";
 import type { Config } from "../../config.ts";
 import { describeError } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
@@ -28,6 +29,8 @@ export interface JgrantsMcpServerOptions {
   logger?: Logger;
   /** Shared data source; created from `config` when absent. */
   source?: JgrantsSource;
+  /** The live catalog the created source reads and feeds (src/catalog/sync). */
+  catalog?: LiveCatalog;
   now?: () => Date;
 }
 
@@ -40,7 +43,12 @@ function asResult(payload: ToolPayload): CallToolResult {
 export function createJgrantsMcpServer(options: JgrantsMcpServerOptions): McpServer {
   const { logger } = options;
   const source =
-    options.source ?? createJgrantsSource(options.config, { logger: options.logger, now: options.now });
+    options.source ??
+    createJgrantsSource(options.config, {
+      logger: options.logger,
+      now: options.now,
+      catalog: options.catalog,
+    });
   const server = new McpServer(SERVER_INFO, {
     instructions:
       "jGrants（Jグランツ）の補助金を検索・取得するサーバーです。結果を使うときは出典（Jグランツ）を明記し、data_source が snapshot のときはその日付時点のデータであることを伝えてください。",
