@@ -2,11 +2,13 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import { createLiveCatalog } from "../../../src/catalog/sync/live-catalog.ts";
 import type { CatalogSettings } from "../../../src/catalog/sync/settings.ts";
 import { createSqliteCatalogStore } from "../../../src/catalog/sync/sqlite-catalog-store.ts";
 import type { LiveCatalog } from "../../../src/catalog/sync/types.ts";
-import type { FakeJgrantsApi } from "../../fakes/fake-jgrants-api.ts";
+import { type FakeJgrantsApi, startFakeJgrantsApi } from "../../fakes/fake-jgrants-api.ts";
+import { generateSubsidies } from "../../fakes/generated-subsidies.ts";
 
 export const DETAIL = "/exp/v1/public/subsidies/id/";
 export const LIST = "/exp/v1/public/subsidies";
@@ -76,4 +78,28 @@ export function openCatalog(
 /** The detail calls the fake received, as ids. */
 export function detailIds(fake: FakeJgrantsApi): string[] {
   return fake.calls.filter((c) => c.path.startsWith(DETAIL)).map((c) => c.path.slice(DETAIL.length));
+}
+
+/** What a sync test works on: the fake API with `count` generated records, a clock, a file, a catalog. */
+export interface CatalogFixture {
+  fake: FakeJgrantsApi;
+  clock: FakeClock;
+  path: string;
+  catalog: LiveCatalog;
+}
+
+/** Registers before/after hooks that give each test a fresh fixture (read it inside the tests). */
+export function useCatalogFixture(count: number, now: Date): CatalogFixture {
+  const fixture = {} as CatalogFixture;
+  beforeEach(async () => {
+    fixture.fake = await startFakeJgrantsApi(generateSubsidies(count, now), { now });
+    fixture.clock = fakeClock(now);
+    fixture.path = join(tempDir(), "catalog.sqlite");
+    fixture.catalog = openCatalog(fixture.fake, fixture.path, fixture.clock);
+  });
+  afterEach(async () => {
+    await fixture.catalog.close();
+    await fixture.fake.close();
+  });
+  return fixture;
 }
