@@ -34,6 +34,8 @@ export interface LiveCatalogDeps {
   pollMs?: number;
   /** LiveClient's short retries of one request (default 2 s, 5 s). */
   retryDelaysMs?: number[];
+  /** False: never seed from the snapshot (snapshot:update builds a catalog of live records only). */
+  seed?: boolean;
 }
 
 /** A snapshot record as a seed row: replaced by the live record as soon as a sync lists it. */
@@ -91,7 +93,7 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     snapshotAsOf = snapshot.asOf;
     store = await deps.openStore();
     meta = await store.meta();
-    if (!meta.seeded && (await store.loadAll()).length === 0) {
+    if (deps.seed !== false && !meta.seeded && (await store.loadAll()).length === 0) {
       const seed = snapshot.records.map(({ record }) => seedRow(record));
       await store.put(seed);
       await store.setMeta({ seeded: true });
