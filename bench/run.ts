@@ -1,13 +1,13 @@
 /**
  * `npm run bench`: prints speed and memory figures (never asserted in tests). Each section runs in a fresh
  * process so that memory figures are not skewed by the others: the agent vs the seed's baseline, offline
- * answers, the thread store, and the Slack adapter. `--only agent,offline` limits the sections;
+ * answers, the thread store, the Slack adapter, and the live catalog's sync. `--only agent,offline` limits the sections;
  * `--llm-latency 1000 --tool-latency 500` set the injected latencies (ms) of the agent section.
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const SECTIONS = ["agent", "offline", "store", "slack"];
+const SECTIONS = ["agent", "offline", "store", "slack", "catalog"];
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

@@ -10,6 +10,7 @@ const sections: Record<string, (args: Record<string, number>) => Promise<Figures
   offline: async () => (await import("./offline-bench.ts")).runOfflineBench(),
   store: async () => (await import("./store-bench.ts")).runStoreBench(),
   slack: async () => (await import("./slack-bench.ts")).runSlackBench(),
+  catalog: async () => (await import("./catalog-bench.ts")).runCatalogBench(),
 };
 
 export const SECTION_NAMES = Object.keys(sections);

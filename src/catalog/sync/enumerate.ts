@@ -8,18 +8,7 @@ import type { JgrantsRecord } from "../../mcp-servers/jgrants/types.ts";
 import type { PoliteOutcome } from "./polite-fetch.ts";
 
 /** Broad words that together cover the catalog (measured coverage: see src/catalog/sync/README.md). */
-export const DEFAULT_KEYWORDS = [
-  "補助",
-  "助成",
-  "奨励",
-  "支援",
-  "事業",
-  "給付",
-  "交付",
-  "募集",
-  "対策",
-  "推進",
-];
+export const DEFAULT_KEYWORDS = ["補助", "助成", "奨励", "支援", "事業", "公募", "交付"];
 
 export interface Enumeration {
   /** The union of list items by id. */
