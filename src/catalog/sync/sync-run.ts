@@ -97,7 +97,9 @@ export async function runSync(options: SyncRunOptions): Promise<Omit<SyncReport,
     report.fetched += 1;
     if (report.fetched % (options.publishEvery ?? 100) === 0) options.onRows();
   }
-  if (found.complete && !found.stopped) await retire(options, found.items, report);
+  const shrunk = suspiciousShrink(rows, found.items.size);
+  if (shrunk) errors.push(shrunk);
+  else if (found.complete && !found.stopped) await retire(options, found.items, report);
   if (stopped) {
     report.outcome = "partial";
     report.error = `同期を途中で止めました（${stopped}）。取得済みの分は保存し、次回の同期で続きを取得します`;
@@ -106,6 +108,19 @@ export async function runSync(options: SyncRunOptions): Promise<Omit<SyncReport,
   }
   options.onRows();
   return report;
+}
+
+/**
+ * An empty listing, or one under half of the live records held, looks like an API fault rather than mass
+ * withdrawal: nothing is retired then (the error says why).
+ */
+function suspiciousShrink(rows: Map<string, CatalogRow>, listed: number): string | undefined {
+  let held = 0;
+  for (const row of rows.values()) if (row.origin === "live" && row.missingSince === null) held += 1;
+  if (listed === 0) return "the live lists were empty; no record was marked as gone";
+  // `rows` already holds the listed ones as live, so `held` is this listing plus the live ones it lacks.
+  if (listed * 2 >= held) return undefined;
+  return `the live lists shrank to ${listed} of ${held}; no record was marked as gone`;
 }
 
 /** Marks records absent from a complete enumeration as missing, and drops those past the retention. */

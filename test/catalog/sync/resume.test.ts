@@ -50,6 +50,19 @@ describe("partial syncs, deletions and restarts", () => {
     expect(fx.catalog.get(id)).toBeUndefined();
   });
 
+  it("an empty or halved listing is taken for an API fault: nothing is marked as gone", async () => {
+    await fx.catalog.syncNow();
+    const all = fx.fake.records.splice(0);
+    const empty = await fx.catalog.syncNow();
+    expect(empty).toMatchObject({ outcome: "done", markedMissing: 0 });
+    expect(empty.error).toContain("empty");
+    fx.fake.records.push(...all.slice(0, 10));
+    const halved = await fx.catalog.syncNow();
+    expect(halved).toMatchObject({ markedMissing: 0 });
+    expect(halved.error).toContain("shrank");
+    expect(isAccepting(fx.catalog.get(generatedId(20))!, fx.clock.now())).toBe(true);
+  });
+
   it("a record that comes back is open again", async () => {
     await fx.catalog.syncNow();
     const [removed] = fx.fake.records.splice(2, 1);
