@@ -13,6 +13,7 @@ import { DEFAULT_KEYWORDS } from "../src/catalog/sync/enumerate.ts";
 import { createLiveCatalog } from "../src/catalog/sync/live-catalog.ts";
 import { createSqliteCatalogStore } from "../src/catalog/sync/sqlite-catalog-store.ts";
 import { createCatalogSource } from "../src/mcp-servers/jgrants/catalog-source.ts";
+import { createSnapshotSource } from "../src/mcp-servers/jgrants/snapshot-source.ts";
 import { startFakeJgrantsApi } from "../test/fakes/fake-jgrants-api.ts";
 import { generateSubsidies } from "../test/fakes/generated-subsidies.ts";
 
@@ -59,7 +60,7 @@ export async function runCatalogBench(): Promise<Record<string, number | string>
     catalog = open();
     await catalog.ready();
     const restartMs = performance.now() - t;
-    const source = createCatalogSource(catalog, () => now);
+    const source = createCatalogSource(catalog, () => now, createSnapshotSource());
     const query = {
       keyword: "省エネ",
       sort: "acceptance_end_datetime",

@@ -102,8 +102,12 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     await reload();
   }
 
+  // A store that cannot be opened (Redis down) is tried again on the next call or scheduled sync.
   const ready = () => {
-    opening ??= open();
+    opening ??= open().catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
     return opening;
   };
 
@@ -230,10 +234,10 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
       publish();
     },
     start() {
-      void ready().then(
-        () => scheduler.start(),
-        (error: unknown) => logger.error({ err: error }, "cannot open the catalog store"),
+      ready().catch((error: unknown) =>
+        logger.error({ err: error }, "cannot open the catalog store; answers use the snapshot meanwhile"),
       );
+      scheduler.start();
     },
     ready,
     syncNow,
@@ -244,6 +248,7 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
       await Promise.race([running?.catch(() => undefined), abortableSleep(CLOSE_WAIT_MS)]);
       await opening?.catch(() => undefined);
       await store?.close().catch(() => undefined);
+      store = undefined;
     },
   };
 }

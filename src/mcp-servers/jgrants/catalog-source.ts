@@ -33,8 +33,15 @@ export function withCatalog(live: JgrantsSource, catalog: LiveCatalog, now: () =
   };
 }
 
-/** A source answering only from the catalog's records (which include the snapshot seed). */
-export function createCatalogSource(catalog: LiveCatalog, now: () => Date): JgrantsSource {
+/**
+ * A source answering only from the catalog's records (which include the snapshot seed); `unopened`
+ * answers instead while the catalog's store cannot be opened.
+ */
+export function createCatalogSource(
+  catalog: LiveCatalog,
+  now: () => Date,
+  unopened: JgrantsSource,
+): JgrantsSource {
   let indexed: { version: number; records: IndexedRecord[] } | undefined;
   const records = () => {
     if (indexed?.version !== catalog.version()) {
@@ -44,28 +51,32 @@ export function createCatalogSource(catalog: LiveCatalog, now: () => Date): Jgra
   };
   const dataSource = (): DataSourceInfo => ({ mode: "catalog", as_of: catalog.info().asOf });
   const notFound = (id: string) => ({ error: `補助金ID '${id}' が見つかりません` });
-  const ready = () => catalog.ready().catch(() => undefined);
+  const ready = () =>
+    catalog.ready().then(
+      () => true,
+      () => false,
+    );
 
   return {
     mode: "snapshot",
     async search(params) {
-      await ready();
+      if (!(await ready())) return unopened.search(params);
       const hits = searchSnapshot(records(), params, now().getTime());
       return searchResult(hits.map(toListItem), params, dataSource());
     },
     async detail(id) {
-      await ready();
+      if (!(await ready())) return unopened.detail(id);
       const record = catalog.get(id);
       return record ? formatDetail(record, now().getTime(), dataSource()) : notFound(id);
     },
     async overview(format) {
-      await ready();
+      if (!(await ready())) return unopened.overview(format);
       const at = now().getTime();
       const stats = computeOverview(searchSnapshot(records(), DEFAULT_SEARCH, at), at, dataSource());
       return format === "csv" ? overviewToCsv(stats) : stats;
     },
-    async file(id, filename) {
-      await ready();
+    async file(id, filename, format) {
+      if (!(await ready())) return unopened.file(id, filename, format);
       const record = catalog.get(id);
       if (!record) return notFound(id);
       if (!findAttachment(record, filename)) return { error: `ファイルが見つかりません: ${id}/${filename}` };

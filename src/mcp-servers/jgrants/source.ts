@@ -63,7 +63,7 @@ export function createJgrantsSource(config: Config["jgrants"], deps: JgrantsSour
   });
   const front = catalog ? withCatalog(live, catalog, liveNow) : live;
   if (config.source === "live") return front;
-  const fallback = catalog ? createCatalogSource(catalog, snapshotNow ?? liveNow) : snapshot();
+  const fallback = catalog ? createCatalogSource(catalog, snapshotNow ?? liveNow, snapshot()) : snapshot();
   return createAutoSource(front, fallback, logger, deps.liveRetryAfterMs ?? 60_000);
 }
 
