@@ -5,6 +5,7 @@ import type { LiveCatalog } from "../../../src/catalog/sync/types.ts";
 import { loadConfig } from "../../../src/config.ts";
 import { silentLogger } from "../../../src/logger.ts";
 import { type RunningApp, startApp } from "../../../src/main.ts";
+import { jstDate } from "../../../src/mcp-servers/jgrants/search-result.ts";
 import { createJgrantsSource } from "../../../src/mcp-servers/jgrants/source.ts";
 import { getJson, idsOf, postChat } from "../../e2e/support/chat.ts";
 import { type FakeJgrantsApi, startFakeJgrantsApi } from "../../fakes/fake-jgrants-api.ts";
@@ -70,6 +71,8 @@ describe("the app with a live catalog", () => {
     const after = await postChat(app.url, QUESTION);
     expect(idsOf(after)).toContain(NEW_ID);
     expect(after.notes).toContain("Jグランツに接続できなかったため、収録済みのデータで検索しました。");
+    // The answer says which data it used, and as of when (the day of the sync).
+    expect(after.notes).toContainEqual(expect.stringContaining(`${jstDate(Date.now())}時点のデータ`));
     fake.cut = false;
   });
 
