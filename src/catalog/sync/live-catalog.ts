@@ -44,6 +44,9 @@ function seedRow(record: JgrantsRecord): CatalogRow {
   return { id: record.id, record: stripAttachments(record), origin: "snapshot", ...empty };
 }
 
+/** How long details stored on demand wait to be published together. */
+const PUBLISH_DELAY_MS = 1_000;
+
 /** How long close() waits for a sync in progress to notice and stop. */
 const CLOSE_WAIT_MS = 5_000;
 
@@ -77,6 +80,16 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
         logger.warn({ err: error }, "catalog change listener failed");
       }
     }
+  };
+
+  // Details fetched on demand arrive in bursts (the top five of an answer): publish them once.
+  let pending: NodeJS.Timeout | undefined;
+  const publishSoon = () => {
+    pending ??= setTimeout(() => {
+      pending = undefined;
+      publish();
+    }, PUBLISH_DELAY_MS);
+    pending.unref();
   };
 
   async function reload(): Promise<void> {
@@ -212,10 +225,9 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     row: (id) => rows.get(id),
     freshDetail(id) {
       const row = rows.get(id);
-      const record = byId.get(id);
-      if (!row || !record || row.origin !== "live" || row.detailAt === null) return undefined;
+      if (!row || row.origin !== "live" || row.detailAt === null) return undefined;
       if (now() - row.detailAt > settings.detailMaxAgeMs) return undefined;
-      return { record, fetchedAt: row.detailAt };
+      return { record: presentRow(row), fetchedAt: row.detailAt };
     },
     async storeDetail(record) {
       await ready();
@@ -231,7 +243,7 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
       };
       await store!.put([row]);
       rows.set(row.id, row);
-      publish();
+      publishSoon();
     },
     start() {
       ready().catch((error: unknown) =>
@@ -244,6 +256,7 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     async close() {
       closed = true;
       closing.abort();
+      clearTimeout(pending);
       scheduler.stop();
       await Promise.race([running?.catch(() => undefined), abortableSleep(CLOSE_WAIT_MS)]);
       await opening?.catch(() => undefined);

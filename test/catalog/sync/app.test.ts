@@ -106,6 +106,8 @@ describe("the app with a live catalog", () => {
     const live = await stale.detail(NEW_ID);
     expect(live).toMatchObject({ subsidy_rate: "3/4 以内", data_source: { mode: "live" } });
     expect(fake.calls).toHaveLength(1);
-    await vi.waitFor(() => expect(catalog.get(NEW_ID)?.subsidy_rate).toBe("3/4 以内"));
+    // Kept at once (a restart would see it); published to readers with the next batch.
+    await vi.waitFor(() => expect(catalog.row(NEW_ID)?.record.subsidy_rate).toBe("3/4 以内"));
+    await vi.waitFor(() => expect(catalog.get(NEW_ID)?.subsidy_rate).toBe("3/4 以内"), { timeout: 5_000 });
   });
 });

@@ -39,8 +39,8 @@ describe("the sync schedule", () => {
     catalog.start();
     await catalog.ready();
     expect(catalog.list().length).toBeGreaterThan(500);
-    await vi.waitFor(() => expect(catalog.get(generatedId(0))?.detail).toBeTruthy(), { timeout: 10_000 });
-    expect(catalog.info().lastSyncAt).toBeDefined();
+    await vi.waitFor(() => expect(catalog.info().lastSyncAt).toBeDefined(), { timeout: 10_000 });
+    expect(catalog.get(generatedId(0))?.detail).toBeTruthy();
   });
 
   it("syncs again every refresh period", async () => {
