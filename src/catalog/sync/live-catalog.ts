@@ -225,7 +225,7 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     row: (id) => rows.get(id),
     freshDetail(id) {
       const row = rows.get(id);
-      if (!row || row.origin !== "live" || row.detailAt === null) return undefined;
+      if (row?.origin !== "live" || row.detailAt === null) return undefined;
       if (now() - row.detailAt > settings.detailMaxAgeMs) return undefined;
       return { record: presentRow(row), fetchedAt: row.detailAt };
     },
