@@ -15,7 +15,7 @@ import { createPoliteFetch } from "./polite-fetch.ts";
 import { countOpen, presentRow } from "./present.ts";
 import { createScheduler } from "./schedule.ts";
 import type { CatalogSettings } from "./settings.ts";
-import { stripAttachments } from "./strip.ts";
+import { mergeListItem, storedDetail, stripAttachments } from "./strip.ts";
 import { abortableSleep, withSyncLock } from "./sync-lock.ts";
 import { runSync } from "./sync-run.ts";
 import type { CatalogMeta, CatalogRow, CatalogStore, LiveCatalog, SyncReport } from "./types.ts";
@@ -234,7 +234,8 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
       const old = rows.get(record.id);
       const row: CatalogRow = {
         id: record.id,
-        record: { ...(old?.record ?? {}), ...stripAttachments(record) },
+        // The last live list's fields win (a v1 detail can describe an earlier round).
+        record: old?.seenAt ? mergeListItem(storedDetail(record), old.record) : storedDetail(record),
         origin: "live",
         listHash: old?.listHash ?? null,
         detailAt: now(),

@@ -3,6 +3,7 @@
  * whole files as base64, often megabytes), and a stable hash of the list-API fields to detect changes.
  */
 import { createHash } from "node:crypto";
+import { htmlToPlainText } from "../../mcp-servers/jgrants/format-detail.ts";
 import { ATTACHMENT_CATEGORIES, base64Size, LIST_FIELDS } from "../../mcp-servers/jgrants/records.ts";
 import type { JgrantsRecord } from "../../mcp-servers/jgrants/types.ts";
 
@@ -25,6 +26,24 @@ export function stripAttachments(record: JgrantsRecord): JgrantsRecord {
         item.size = (file as StoredAttachment).size;
       return item;
     });
+  }
+  return out;
+}
+
+/** Longest `_detail_text` kept (the snapshot keeps 1,500 characters). */
+export const DETAIL_TEXT_MAX = 3_000;
+
+/**
+ * A detail record as the catalog stores it: attachments stripped, and `_detail_text`, the plain text of the
+ * detail HTML (as in the snapshot), for the search index.
+ */
+export function storedDetail(record: JgrantsRecord): JgrantsRecord {
+  const out = stripAttachments(record);
+  if (typeof record.detail === "string" && record.detail !== "") {
+    const text = htmlToPlainText(record.detail).replace(/\s+/g, " ").trim();
+    out._detail_text = text.length > DETAIL_TEXT_MAX ? `${text.slice(0, DETAIL_TEXT_MAX - 1)}…` : text;
+  } else {
+    delete out._detail_text;
   }
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import { enumerate } from "./enumerate.ts";
 import type { PoliteOutcome } from "./polite-fetch.ts";
-import { listHash, mergeListItem, stripAttachments } from "./strip.ts";
+import { listHash, mergeListItem, storedDetail } from "./strip.ts";
 import type { CatalogRow, CatalogStore, SyncReport } from "./types.ts";
 
 export interface SyncRunOptions {
@@ -90,7 +90,7 @@ export async function runSync(options: SyncRunOptions): Promise<Omit<SyncReport,
       continue;
     }
     // The list's fields win: a v1 detail can describe an earlier round of the same subsidy.
-    const record = mergeListItem(stripAttachments({ ...detail, id: row.id }), item);
+    const record = mergeListItem(storedDetail({ ...detail, id: row.id }), item);
     const next: CatalogRow = { ...row, record, listHash: hash, detailAt: now() };
     await store.put([next]);
     rows.set(row.id, next);

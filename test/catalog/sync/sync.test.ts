@@ -43,6 +43,8 @@ describe("the live catalog's sync against the fx.fake jGrants API", () => {
     await fx.catalog.syncNow();
     const record = fx.catalog.get(generatedId(0))!;
     expect(record.application_guidelines).toEqual([{ name: "公募要領0.pdf", size: 3_000 }]);
+    // The detail's plain text is kept for search, as the snapshot does.
+    expect(record._detail_text).toBe("全国の中小企業による省エネ設備導入の取り組みを補助金で支援します。");
     const base64 = (fx.fake.records[0]!.application_guidelines as Array<{ data: string }>)[0]!.data;
     const file = readFileSync(fx.path).toString("latin1") + readFileSync(`${fx.path}-wal`).toString("latin1");
     expect(file).not.toContain(base64.slice(0, 100));
