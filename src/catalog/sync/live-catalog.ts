@@ -44,6 +44,16 @@ function seedRow(record: JgrantsRecord): CatalogRow {
   return { id: record.id, record: stripAttachments(record), origin: "snapshot", ...empty };
 }
 
+const EMPTY_REPORT = {
+  listed: 0,
+  fetched: 0,
+  failedDetails: 0,
+  added: 0,
+  markedMissing: 0,
+  dropped: 0,
+  ms: 0,
+};
+
 /** How long details stored on demand wait to be published together. */
 const PUBLISH_DELAY_MS = 1_000;
 
@@ -128,7 +138,6 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     await ready();
     const s = store!;
     const started = now();
-    const empty = { listed: 0, fetched: 0, failedDetails: 0, added: 0, markedMissing: 0, dropped: 0 };
     const report = await withSyncLock(s, owner, async (lockLost) => {
       try {
         const result = await runSync({
@@ -155,13 +164,13 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
         logger.error({ err: error }, "catalog sync failed");
         await s.setMeta({ lastAttemptAt: started, lastError: message }).catch(() => undefined);
         meta = { ...meta, lastAttemptAt: started, lastError: message };
-        return { outcome: "failed" as const, ...empty, ms: now() - started, error: message };
+        return { ...EMPTY_REPORT, outcome: "failed" as const, ms: now() - started, error: message };
       }
     });
     if (report) return report;
     // Another instance holds the lock: read what it has written so far.
     await reload();
-    return { outcome: "skipped", ...empty, ms: 0 };
+    return { ...EMPTY_REPORT, outcome: "skipped" };
   }
 
   /** One polite fetcher per sync: spaced requests, short retries, then a growing backoff. */
@@ -188,13 +197,28 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     return running;
   };
 
+  /**
+   * A scheduled sync: skipped when another instance completed one within half a refresh period (several
+   * instances started at different times would otherwise each crawl once per period).
+   */
+  async function syncIfDue(): Promise<SyncReport> {
+    await ready();
+    const latest = await store!.meta();
+    const last = latest.lastSyncAt;
+    if (last !== undefined && settings.refreshMs > 0 && now() - last < settings.refreshMs / 2) {
+      if (latest.revision !== meta.revision) await reload();
+      return { ...EMPTY_REPORT, outcome: "skipped" };
+    }
+    return syncNow();
+  }
+
   const scheduler = createScheduler({
     refreshMs: settings.refreshMs,
     resumeMs: settings.resumeMs,
     pollMs: deps.pollMs ?? 60_000,
     syncOnStart: settings.syncOnStart,
     logger,
-    sync: syncNow,
+    sync: syncIfDue,
     async poll() {
       if (running || !store) return;
       const latest = await store.meta();

@@ -57,6 +57,20 @@ describe("the sync schedule", () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it("an instance started just after another's sync does not crawl again", async () => {
+    const first = catalogWith({});
+    await first.syncNow();
+    const calls = fake.calls.length;
+    const second = catalogWith({ syncOnStart: true });
+    second.start();
+    await vi.waitFor(() => expect(second.info().lastSyncAt).toBe(first.info().lastSyncAt), {
+      timeout: 10_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fake.calls.length).toBe(calls);
+    expect(second.get(generatedId(0))?.detail).toBeTruthy();
+  });
+
   it("another instance on the same file reloads what the syncing one wrote", async () => {
     const writer = catalogWith({});
     const reader = catalogWith({}, 50);
