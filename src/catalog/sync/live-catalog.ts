@@ -116,11 +116,16 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
     snapshotAsOf = snapshot.asOf;
     store = await deps.openStore();
     meta = await store.meta();
-    if (deps.seed !== false && !meta.seeded && (await store.loadAll()).length === 0) {
-      const seed = snapshot.records.map(({ record }) => seedRow(record));
-      await store.put(seed);
-      await store.setMeta({ seeded: true });
-      logger.info({ records: seed.length }, "catalog seeded from the bundled snapshot");
+    if (deps.seed !== false && !meta.seeded) {
+      // Under the sync lock, so a seed never overwrites live rows another instance is writing.
+      const s = store;
+      await withSyncLock(s, owner, async () => {
+        if ((await s.meta()).seeded || (await s.loadAll()).length > 0) return;
+        const seed = snapshot.records.map(({ record }) => seedRow(record));
+        await s.put(seed);
+        await s.setMeta({ seeded: true });
+        logger.info({ records: seed.length }, "catalog seeded from the bundled snapshot");
+      });
     }
     await reload();
   }
