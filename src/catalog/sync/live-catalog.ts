@@ -54,6 +54,9 @@ const EMPTY_REPORT = {
   ms: 0,
 };
 
+/** Least timeout of one sync request. */
+const SYNC_TIMEOUT_MS = 60_000;
+
 /** How long details stored on demand wait to be published together. */
 const PUBLISH_DELAY_MS = 1_000;
 
@@ -182,7 +185,8 @@ export function createLiveCatalog(settings: CatalogSettings, deps: LiveCatalogDe
   function politeGet(shouldStop: () => boolean) {
     const client = new LiveClient({
       baseUrl: settings.apiUrl,
-      timeoutMs: settings.timeoutMs,
+      // A sync waits for nobody: large lists (acceptance=0 returns every past subsidy too) get time.
+      timeoutMs: Math.max(settings.timeoutMs, SYNC_TIMEOUT_MS),
       detailIntervalMs: settings.detailIntervalMs,
       retryDelaysMs: deps.retryDelaysMs ?? [2_000, 5_000],
       maxRetryAfterMs: 60_000,
