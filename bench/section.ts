@@ -11,6 +11,7 @@ const sections: Record<string, (args: Record<string, number>) => Promise<Figures
     (await import("./gemini-faults-bench.ts")).runGeminiFaultsBench({ toolLatencyMs: a.toolLatency }),
   offline: async () => (await import("./offline-bench.ts")).runOfflineBench(),
   catalog: async () => (await import("./catalog-bench.ts")).runCatalogBench(),
+  sync: async () => (await import("./sync-bench.ts")).runSyncBench(),
   store: async () => (await import("./store-bench.ts")).runStoreBench(),
   slack: async () => (await import("./slack-bench.ts")).runSlackBench(),
 };

@@ -7,6 +7,7 @@ import { type Agent, createAgent } from "./agent/agent.ts";
 import type { Answerer } from "./answer/answerer.ts";
 import { createGeminiAnswerer } from "./answer/gemini-answerer.ts";
 import { createTemplateAnswerer } from "./answer/template-answerer.ts";
+import { createLiveCatalogFromConfig, type LiveCatalog } from "./catalog/sync/index.ts";
 import type { Config } from "./config.ts";
 import { loadSystemPrompt } from "./llm/system-prompt.ts";
 import type { Logger } from "./logger.ts";
@@ -35,6 +36,8 @@ export interface Core {
   metrics: Metrics;
   /** The MCP host and its server registry (absent when a test passes its own ToolHost). */
   mcp?: ManagedHost;
+  /** The live jGrants catalog (JGRANTS_SOURCE live or auto with the built-in server); start() syncs it. */
+  catalog?: LiveCatalog;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export interface CoreOverrides {
   clock?: () => Date;
   /** Metrics to feed; by default a registry without process metrics (the CLI). */
   metrics?: Metrics;
+  catalog?: LiveCatalog;
 }
 
 /** JGRANTS_NOW: a fixed clock for tests and demos. */
@@ -62,12 +66,17 @@ export async function createCore(
   const metrics = overrides.metrics ?? createMetrics({ processMetrics: false });
   const rawStore = overrides.store ?? (await createThreadStore(config.store, { logger }));
   const store = instrumentStore(rawStore, metrics);
+  // The live catalog: JGRANTS_SOURCE live or auto with the built-in jGrants server.
+  const liveData = config.jgrants.source !== "snapshot" && !config.jgrants.mcpUrl;
+  const catalog =
+    overrides.catalog ?? (liveData ? createLiveCatalogFromConfig(config, { logger }) : undefined);
   // The MCP host follows the server registry (mcp.json plus servers added at runtime, in the store).
   const mcp = overrides.tools
     ? undefined
     : await createManagedHost(config, {
         records: "records" in rawStore ? rawStore.records : undefined,
         logger,
+        catalog,
       });
   const tools = instrumentToolHost(overrides.tools ?? mcp!.host, metrics);
   const rulePlanner = instrumentPlanner(createRulePlanner({ detailTopN: config.agent.detailTopN }), metrics);
@@ -104,8 +113,9 @@ export async function createCore(
     planner,
     metrics,
     mcp,
+    catalog,
     async close() {
-      await Promise.allSettled([mcp ? mcp.close() : tools.close(), store.close()]);
+      await Promise.allSettled([mcp ? mcp.close() : tools.close(), store.close(), catalog?.close()]);
     },
   };
 }

@@ -67,6 +67,15 @@ export const envSchema = z.object({
     .optional(),
   JGRANTS_MCP_URL: url("JGRANTS_MCP_URL").optional(),
 
+  CATALOG_PATH: z.string().min(1).optional(),
+  CATALOG_REFRESH_HOURS: int("CATALOG_REFRESH_HOURS", 0, 720).default(6),
+  CATALOG_SYNC_ON_START: bool("CATALOG_SYNC_ON_START").default(true),
+  CATALOG_REQUEST_INTERVAL_MS: int("CATALOG_REQUEST_INTERVAL_MS", 0, 60_000).default(1_000),
+  CATALOG_DETAIL_MAX_AGE_HOURS: int("CATALOG_DETAIL_MAX_AGE_HOURS", 1, 8_760).default(72),
+  CATALOG_SYNC_MAX_MINUTES: int("CATALOG_SYNC_MAX_MINUTES", 1, 1_440).default(60),
+  CATALOG_RETENTION_DAYS: int("CATALOG_RETENTION_DAYS", 0, 3_650).default(30),
+  CATALOG_KEYWORDS: list.optional(),
+
   MCP_CONFIG: z.string().min(1).optional(),
   MCP_HEARTBEAT_MS: int("MCP_HEARTBEAT_MS", 0, 86_400_000).default(120_000),
   MCP_CALL_TIMEOUT_MS: int("MCP_CALL_TIMEOUT_MS", 100, 600_000).default(30_000),
@@ -159,6 +168,16 @@ export function buildConfig(env: Env, rawEnv: Record<string, string | undefined>
       detailIntervalMs: env.JGRANTS_DETAIL_INTERVAL_MS,
       now: env.JGRANTS_NOW,
       mcpUrl: env.JGRANTS_MCP_URL,
+    },
+    catalog: {
+      path: env.CATALOG_PATH,
+      refreshMs: env.CATALOG_REFRESH_HOURS * 3_600_000,
+      syncOnStart: env.CATALOG_SYNC_ON_START,
+      detailIntervalMs: env.CATALOG_REQUEST_INTERVAL_MS,
+      detailMaxAgeMs: env.CATALOG_DETAIL_MAX_AGE_HOURS * 3_600_000,
+      maxSyncMs: env.CATALOG_SYNC_MAX_MINUTES * 60_000,
+      retentionMs: env.CATALOG_RETENTION_DAYS * 86_400_000,
+      keywords: env.CATALOG_KEYWORDS,
     },
     mcp: {
       configPath: env.MCP_CONFIG,

@@ -52,6 +52,7 @@ export async function startApp(
     metricsToken: config.http.metricsToken,
     llm: { mode: core.planner.mode, model: core.planner.model },
     components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
+    catalog: core.catalog ? () => core.catalog!.info() : undefined,
   });
   mountWebChat(app);
   if (core.mcp && config.admin.tokens.length > 0) {
@@ -71,6 +72,8 @@ export async function startApp(
   const server = await listen(app, config.http.host, config.http.port);
   // Connect the MCP servers in the background, so /healthz tells the truth before the first question.
   void core.tools.listTools().catch(() => undefined);
+  // Sync the jGrants catalog in the background: answers use what it holds meanwhile.
+  core.catalog?.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.http.port;
   const url = `http://${config.http.host.includes(":") ? `[${config.http.host}]` : config.http.host}:${port}`;

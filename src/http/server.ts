@@ -5,6 +5,7 @@
 import type { Server } from "node:http";
 import express, { type Application, type NextFunction, type Request, type Response } from "express";
 import type { Agent } from "../agent/agent.ts";
+import type { CatalogInfo } from "../catalog/record-source.ts";
 import type { Logger } from "../logger.ts";
 import type { Metrics } from "../metrics/registry.ts";
 import { newTraceId, referenceSuffix, withTrace } from "../trace.ts";
@@ -32,6 +33,19 @@ export interface HttpAppDeps {
   metricsToken?: string;
   /** Other components to report in /healthz (adapters). */
   components?: () => Record<string, { ok: boolean; detail?: string }>;
+  /** The live jGrants catalog's state (records, last sync, last error), for /healthz and /tools. */
+  catalog?: () => CatalogInfo;
+}
+
+/** The catalog report of /healthz and /tools, with the age of its data. */
+function catalogReport(deps: HttpAppDeps) {
+  const info = deps.catalog?.();
+  if (!info) return undefined;
+  const last = info.lastSyncAt ? Date.parse(info.lastSyncAt) : undefined;
+  return {
+    ...info,
+    dataAgeHours: last === undefined ? null : Math.round((Date.now() - last) / 360_000) / 10,
+  };
 }
 
 /** Essential MCP servers: /healthz answers 503 when one of them is down. */
@@ -75,6 +89,7 @@ export function createHttpApp(deps: HttpAppDeps): Application {
         store,
         tools: servers,
         llm: deps.llm,
+        ...(deps.catalog ? { catalog: catalogReport(deps) } : {}),
         ...(deps.components?.() ?? {}),
       },
     });
@@ -93,6 +108,7 @@ export function createHttpApp(deps: HttpAppDeps): Application {
         status: status.get(t.server)?.state ?? "unknown",
       })),
       servers: [...status.values()],
+      ...(deps.catalog ? { catalog: catalogReport(deps) } : {}),
     });
   });
 

@@ -11,7 +11,8 @@ const SORTS = ["created_date", "acceptance_start_datetime", "acceptance_end_date
 export function readDataSource(data: unknown): DataSource {
   const ds = isRecord(data) ? (data.data_source ?? data.dataSource) : undefined;
   if (!isRecord(ds)) return { mode: "live" };
-  const mode = ds.mode === "snapshot" ? "snapshot" : "live";
+  // The catalog's fallback is stored data of a given day, like the snapshot.
+  const mode = ds.mode === "snapshot" || ds.mode === "catalog" ? "snapshot" : "live";
   const asOf = pickString(ds, "as_of", "asOf");
   return asOf ? { mode, asOf } : { mode };
 }

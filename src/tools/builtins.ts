@@ -1,4 +1,5 @@
 /** Builds the in-process built-in servers; each module is imported only when its server is first used. */
+import type { LiveCatalog } from "../catalog/sync/types.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
@@ -8,6 +9,8 @@ export interface BuiltinContext {
   jgrants: Config["jgrants"];
   env: Record<string, string | undefined>;
   logger: Logger;
+  /** The live jGrants catalog (JGRANTS_SOURCE live or auto), shared by every jGrants session. */
+  catalog?: LiveCatalog;
 }
 
 /** A fresh server instance for one in-process session. */
@@ -18,7 +21,11 @@ export async function createBuiltinServer(
   switch (server.builtin) {
     case "jgrants": {
       const { createJgrantsMcpServer } = await import("../mcp-servers/jgrants/server.ts");
-      return createJgrantsMcpServer({ config: context.jgrants, logger: context.logger });
+      return createJgrantsMcpServer({
+        config: context.jgrants,
+        logger: context.logger,
+        catalog: context.catalog,
+      });
     }
     case "time": {
       const { createTimeMcpServer } = await import("../mcp-servers/time/server.ts");

@@ -2,6 +2,7 @@
  * Builds what the host needs per configured server: a ServerConnection that opens sessions with the
  * server's config, and a one-off probe that connects, lists the tools and closes (the admin "test").
  */
+import type { LiveCatalog } from "../catalog/sync/types.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { ToolInfo } from "../types.ts";
@@ -20,14 +21,16 @@ export interface ConnectionContext {
     connectTimeoutMs: number;
   };
   onToolsChanged: () => void;
+  /** The live jGrants catalog handed to the built-in jGrants server. */
+  catalog?: LiveCatalog;
 }
 
 function sessionDeps(context: ConnectionContext): SessionDeps {
-  const { config, jgrants, logger, timing } = context;
+  const { config, jgrants, logger, timing, catalog } = context;
   return {
     logger,
     connectTimeoutMs: timing.connectTimeoutMs,
-    createBuiltin: (s) => createBuiltinServer(s, { jgrants, env: config.substitutionEnv, logger }),
+    createBuiltin: (s) => createBuiltinServer(s, { jgrants, env: config.substitutionEnv, logger, catalog }),
   };
 }
 

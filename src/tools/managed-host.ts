@@ -3,6 +3,7 @@
  * runtime, kept in the app's store, applied to the running host on every change, here or on another
  * instance.
  */
+import type { LiveCatalog } from "../catalog/sync/types.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { RecordStore } from "../store/records.ts";
@@ -20,7 +21,7 @@ export interface ManagedHost {
 /** Loads the registry (never throws for a store that is down) and starts the host on its servers. */
 export async function createManagedHost(
   config: Pick<Config, "mcp" | "jgrants" | "admin">,
-  deps: { records?: RecordStore; logger: Logger },
+  deps: { records?: RecordStore; logger: Logger; catalog?: LiveCatalog },
 ): Promise<ManagedHost> {
   const { logger } = deps;
   const registry = createServerRegistry({
@@ -37,6 +38,7 @@ export async function createManagedHost(
     jgrants: config.jgrants,
     logger,
     servers: registry.servers(),
+    catalog: deps.catalog,
   });
   registry.onChange((change) => {
     const applied = host.applyServers(change.servers);

@@ -4,6 +4,7 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { scopedSignal } from "../abort.ts";
+import type { LiveCatalog } from "../catalog/sync/types.ts";
 import type { Config } from "../config.ts";
 import { describeError } from "../errors.ts";
 import { type Logger, silentLogger } from "../logger.ts";
@@ -32,6 +33,8 @@ export interface McpHostOptions {
   /** Servers to run instead of mcp.json / the defaults. */
   servers?: McpServersConfig;
   timing?: Partial<McpHostTiming>;
+  /** The live jGrants catalog handed to the built-in jGrants server. */
+  catalog?: LiveCatalog;
 }
 
 /** The ToolHost plus what the HTTP server and main.ts use. */

@@ -25,7 +25,12 @@ export interface FakeJgrantsApi {
   /** Base URL to configure as JGRANTS_API_URL, e.g. http://127.0.0.1:PORT/exp */
   baseUrl: string;
   calls: FakeCall[];
+  /** The records served; tests add, change and delete entries between requests. */
   records: Record<string, unknown>[];
+  /** While true, every connection is cut without an answer (a network failure). */
+  cut: boolean;
+  /** Called with each request before it is answered (e.g. to cut the network after N calls). */
+  onCall?: (call: FakeCall) => void;
   /** Queues responses for the next requests whose path starts with `prefix` ("/exp/v1/public/subsidies"). */
   script(prefix: string, ...responses: FakeResponse[]): void;
   close(): Promise<void>;
@@ -118,14 +123,32 @@ export function fakeRecords(): Record<string, unknown>[] {
   ];
 }
 
+export interface FakeJgrantsOptions {
+  /** When set, `acceptance=1` lists only records open at this instant (as the real API does). */
+  now?: Date;
+}
+
+/** True when the record is open at `now` (start ≤ now ≤ end). */
+function openAt(record: Record<string, unknown>, now: number): boolean {
+  const start = Date.parse(String(record.acceptance_start_datetime ?? ""));
+  const end = Date.parse(String(record.acceptance_end_datetime ?? ""));
+  return !(Number.isNaN(end) || end < now || (!Number.isNaN(start) && start > now));
+}
+
 /** Starts the fake on 127.0.0.1 and a free port. */
-export async function startFakeJgrantsApi(records = fakeRecords()): Promise<FakeJgrantsApi> {
+export async function startFakeJgrantsApi(
+  records = fakeRecords(),
+  options: FakeJgrantsOptions = {},
+): Promise<FakeJgrantsApi> {
   const calls: FakeCall[] = [];
   const scripts: Array<{ prefix: string; response: FakeResponse }> = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const query = Object.fromEntries(url.searchParams);
-    calls.push({ path: url.pathname, query });
+    const call = { path: url.pathname, query };
+    calls.push(call);
+    fake.onCall?.(call);
+    if (fake.cut) return void req.socket.destroy();
     const scripted = scripts.findIndex((s) => url.pathname.startsWith(s.prefix));
     const answer = (r: FakeResponse) => {
       const body = typeof r.body === "string" ? r.body : JSON.stringify(r.body ?? {});
@@ -143,7 +166,7 @@ export async function startFakeJgrantsApi(records = fakeRecords()): Promise<Fake
     }
     const detail = /^\/exp\/v1\/public\/subsidies\/id\/([^/]+)$/.exec(url.pathname);
     if (detail) {
-      const record = records.find((r) => r.id === decodeURIComponent(detail[1]!));
+      const record = fake.records.find((r) => r.id === decodeURIComponent(detail[1]!));
       if (!record) return answer({ status: 404, body: { message: "Not Found" } });
       return answer({
         body: { metadata: { type: "application/json", resultset: { count: 1 } }, result: [record] },
@@ -151,8 +174,10 @@ export async function startFakeJgrantsApi(records = fakeRecords()): Promise<Fake
     }
     if (url.pathname === "/exp/v1/public/subsidies") {
       const keyword = (query.keyword ?? "").normalize("NFKC").toLowerCase();
-      const result = records
+      const now = options.now?.getTime();
+      const result = fake.records
         .filter((r) => String(r.title).normalize("NFKC").toLowerCase().includes(keyword))
+        .filter((r) => now === undefined || query.acceptance !== "1" || openAt(r, now))
         .map((r) => toListItem(r as unknown as JgrantsRecord));
       return answer({
         body: { metadata: { type: "application/json", resultset: { count: result.length } }, result },
@@ -160,12 +185,11 @@ export async function startFakeJgrantsApi(records = fakeRecords()): Promise<Fake
     }
     return answer({ status: 404, body: { message: "Not Found" } });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/exp`,
+  const fake: FakeJgrantsApi = {
+    baseUrl: "",
     calls,
     records,
+    cut: false,
     script(prefix, ...responses) {
       for (const response of responses) scripts.push({ prefix, response });
     },
@@ -174,4 +198,8 @@ export async function startFakeJgrantsApi(records = fakeRecords()): Promise<Fake
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  Object.assign(fake, { baseUrl: `http://127.0.0.1:${port}/exp` });
+  return fake;
 }

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createLiveCatalogFromConfig } from "../../catalog/sync/index.ts";
 import { loadConfig } from "../../config.ts";
 import { describeError } from "../../errors.ts";
 import { createLogger } from "../../logger.ts";
@@ -43,7 +44,11 @@ async function main(): Promise<void> {
     level: config.logLevel,
     destination: flags.stdio ? process.stderr : undefined,
   });
-  const shared = createJgrantsSource(jgrants, { logger });
+  // With live data the server keeps the catalog synced in the background (src/catalog/sync).
+  const catalog =
+    source === "snapshot" ? undefined : createLiveCatalogFromConfig({ ...config, jgrants }, { logger });
+  catalog?.start();
+  const shared = createJgrantsSource(jgrants, { logger, catalog });
   const build = () => createJgrantsMcpServer({ config: jgrants, logger, source: shared });
 
   if (flags.stdio) {
@@ -70,7 +75,8 @@ async function main(): Promise<void> {
   });
   logger.info({ url: running.url, source }, "jgrants MCP server listening");
   process.stdout.write(`jgrants MCP server: ${running.url} (source: ${source})\n`);
-  const stop = () => void running.close().finally(() => process.exit(0));
+  const stop = () =>
+    void Promise.allSettled([running.close(), catalog?.close()]).finally(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

@@ -38,11 +38,14 @@ function describeFiles(record: JgrantsRecord, subsidyId: string): Record<string,
       const original = typeof file?.name === "string" ? file.name : "";
       const name = safeFileName(original, `${CATEGORY_LABELS[category]}_${index + 1}.pdf`);
       const hasData = typeof file?.data === "string" && file.data.length > 0;
+      // The live catalog keeps names and sizes only; the body is still fetched on demand.
+      const stored = (file as { size?: unknown } | null)?.size;
+      const size = hasData ? base64Size(file.data as string) : typeof stored === "number" ? stored : null;
       return {
         name,
         original_name: original || name,
-        size: hasData ? base64Size(file.data as string) : null,
-        ...(hasData ? {} : { content_available: false }),
+        size,
+        ...(size !== null ? {} : { content_available: false }),
         mcp_access: {
           tool: "get_file_content",
           params: { subsidy_id: subsidyId, filename: name },

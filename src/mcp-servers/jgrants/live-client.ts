@@ -20,6 +20,8 @@ export interface LiveClientOptions {
   maxRetryAfterMs: number;
   fetch: typeof fetch;
   sleep: (ms: number) => Promise<void>;
+  /** The clock of the spacing (default performance.now); tests pass the clock their sleep moves. */
+  now?: () => number;
   logger?: Logger;
 }
 
@@ -62,9 +64,10 @@ export class LiveClient {
 
   private async politeSlot(): Promise<void> {
     const turn = this.gate.then(async () => {
-      const wait = this.lastDetailStart + this.options.detailIntervalMs - performance.now();
+      const now = this.options.now ?? (() => performance.now());
+      const wait = this.lastDetailStart + this.options.detailIntervalMs - now();
       if (wait > 0) await this.options.sleep(wait);
-      this.lastDetailStart = performance.now();
+      this.lastDetailStart = now();
     });
     this.gate = turn.catch(() => undefined);
     await turn;

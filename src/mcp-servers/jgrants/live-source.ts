@@ -20,6 +20,8 @@ export interface LiveSourceOptions {
   now: () => Date;
   logger?: Logger;
   fileLimits?: FileLimits;
+  /** Called with each detail record fetched live (base64 attachments included): the catalog keeps it. */
+  onDetail?: (record: JgrantsRecord) => void;
 }
 
 /** How many detail records (with their base64 attachments) are kept for get_file_content. */
@@ -61,6 +63,7 @@ export function createLiveSource(options: LiveSourceOptions): JgrantsSource {
     if (!record || typeof record !== "object") return { error: "予期しないレスポンス形式" };
     const typed = { id, ...(record as object) } as JgrantsRecord;
     cache.set(id, { record: typed, at: Date.now() });
+    options.onDetail?.(typed);
     while (cache.size > DETAIL_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     return typed;
   }

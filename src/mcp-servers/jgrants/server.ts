@@ -5,7 +5,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Catalog, createCatalog } from "../../catalog/catalog.ts";
+import type { CatalogRecordSource } from "../../catalog/record-source.ts";
 import { snapshotRecordSource } from "../../catalog/record-source.ts";
+import type { LiveCatalog } from "../../catalog/sync/types.ts";
 import type { Config } from "../../config.ts";
 import { describeError } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
@@ -32,17 +34,28 @@ export interface JgrantsMcpServerOptions {
   logger?: Logger;
   /** Shared data source; created from `config` when absent. */
   source?: JgrantsSource;
-  /** The catalog find_subsidies ranks (default: one shared catalog over the bundled snapshot). */
-  catalog?: Catalog;
+  /** The live catalog the created source reads and feeds (src/catalog/sync); find_subsidies ranks it. */
+  catalog?: LiveCatalog;
   now?: () => Date;
 }
 
 let snapshotCatalog: Catalog | undefined;
+const rankedCatalogs = new WeakMap<CatalogRecordSource, Catalog>();
 
 /** The catalog over the bundled snapshot, built once per process and shared by every session. */
 export function bundledCatalog(): Catalog {
   snapshotCatalog ??= createCatalog(snapshotRecordSource());
   return snapshotCatalog;
+}
+
+/** The ranked index over a live catalog, one per catalog (it rebuilds itself when the catalog changes). */
+function rankedCatalogOf(source: CatalogRecordSource): Catalog {
+  let catalog = rankedCatalogs.get(source);
+  if (!catalog) {
+    catalog = createCatalog(source);
+    rankedCatalogs.set(source, catalog);
+  }
+  return catalog;
 }
 
 /** The official result form: the dict as JSON text plus structured content, errors included. */
@@ -54,7 +67,12 @@ function asResult(payload: ToolPayload): CallToolResult {
 export function createJgrantsMcpServer(options: JgrantsMcpServerOptions): McpServer {
   const { logger } = options;
   const source =
-    options.source ?? createJgrantsSource(options.config, { logger: options.logger, now: options.now });
+    options.source ??
+    createJgrantsSource(options.config, {
+      logger: options.logger,
+      now: options.now,
+      catalog: options.catalog,
+    });
   const server = new McpServer(SERVER_INFO, {
     instructions:
       "jGrants（Jグランツ）の補助金を検索・取得するサーバーです。結果を使うときは出典（Jグランツ）を明記し、data_source が snapshot のときはその日付時点のデータであることを伝えてください。",
@@ -97,7 +115,7 @@ export function createJgrantsMcpServer(options: JgrantsMcpServerOptions): McpSer
   const pinned = options.config.now ? Date.parse(options.config.now) : undefined;
   const clock = () => options.now?.().getTime() ?? pinned ?? Date.now();
   tool("find_subsidies", FIND_SCHEMA, async (args) => {
-    const catalog = options.catalog ?? bundledCatalog();
+    const catalog = options.catalog ? rankedCatalogOf(options.catalog) : bundledCatalog();
     const info = catalog.source.info();
     return findSubsidies(catalog, args, clock(), { mode: info.origin, as_of: info.asOf });
   });

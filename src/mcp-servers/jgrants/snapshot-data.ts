@@ -24,6 +24,14 @@ export function foldText(text: string): string {
   return text.normalize("NFKC").toLowerCase();
 }
 
+/** A record with its search text: title, catch phrase and detail text, folded, links removed. */
+export function indexRecord(record: JgrantsRecord): IndexedRecord {
+  const detail = typeof record._detail_text === "string" ? record._detail_text : (record.detail ?? "");
+  const parts = [record.title, record.subsidy_catch_phrase, detail].filter((p) => typeof p === "string");
+  // Links in the detail are not text a keyword should match ("it" in ".../shimeiteishi.html").
+  return { record, text: foldText(parts.join("\n")).replace(/https?:\/\/\S+/g, " ") };
+}
+
 const cache = new Map<string, Snapshot>();
 
 /** Reads and indexes a snapshot file; the result is cached per path (the file is about 4 MB). */
@@ -32,12 +40,7 @@ export function loadSnapshot(path: string = SNAPSHOT_PATH): Snapshot {
   if (cached) return cached;
   const raw = JSON.parse(readFileSync(path, "utf8")) as { as_of?: string; records?: JgrantsRecord[] };
   if (!Array.isArray(raw.records)) throw new Error(`snapshot ${path} has no records array`);
-  const records = raw.records.map((record) => {
-    const detail = typeof record._detail_text === "string" ? record._detail_text : (record.detail ?? "");
-    const parts = [record.title, record.subsidy_catch_phrase, detail].filter((p) => typeof p === "string");
-    // Links in the detail are not text a keyword should match ("it" in ".../shimeiteishi.html").
-    return { record, text: foldText(parts.join("\n")).replace(/https?:\/\/\S+/g, " ") };
-  });
+  const records = raw.records.map(indexRecord);
   const snapshot: Snapshot = {
     asOf: typeof raw.as_of === "string" ? raw.as_of : "unknown",
     records,

@@ -1,6 +1,11 @@
-/** Chooses the data source (live | snapshot | auto) from config; auto falls back to the snapshot and says so. */
+/**
+ * Chooses the data source (live | snapshot | auto) from config. With the live catalog, fresh details come
+ * from it and auto falls back to it; without, auto falls back to the snapshot. Either says so.
+ */
+import type { LiveCatalog } from "../../catalog/sync/types.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../logger.ts";
+import { createCatalogSource, withCatalog } from "./catalog-source.ts";
 import type { FileLimits } from "./file-content.ts";
 import { LiveClient, realSleep } from "./live-client.ts";
 import { createLiveSource } from "./live-source.ts";
@@ -22,6 +27,8 @@ export interface JgrantsSourceDeps {
   liveRetryAfterMs?: number;
   fileLimits?: FileLimits;
   snapshotPath?: string;
+  /** The live catalog: fresh details come from it, live details go into it, auto falls back to it. */
+  catalog?: LiveCatalog;
 }
 
 /** Creates the source named by `config.source`. */
@@ -40,14 +47,24 @@ export function createJgrantsSource(config: Config["jgrants"], deps: JgrantsSour
     sleep: deps.sleep ?? realSleep,
     logger: deps.logger,
   });
+  const { catalog, logger } = deps;
+  const liveNow = deps.now ?? (() => new Date());
   const live = createLiveSource({
     client,
-    now: deps.now ?? (() => new Date()),
-    logger: deps.logger,
+    now: liveNow,
+    logger,
     fileLimits: deps.fileLimits,
+    onDetail: catalog
+      ? (record) =>
+          void catalog.storeDetail(record).catch((error: unknown) => {
+            logger?.warn({ err: error, id: record.id }, "could not keep the detail in the catalog");
+          })
+      : undefined,
   });
-  if (config.source === "live") return live;
-  return createAutoSource(live, snapshot(), deps.logger, deps.liveRetryAfterMs ?? 60_000);
+  const front = catalog ? withCatalog(live, catalog, liveNow) : live;
+  if (config.source === "live") return front;
+  const fallback = catalog ? createCatalogSource(catalog, snapshotNow ?? liveNow, snapshot()) : snapshot();
+  return createAutoSource(front, fallback, logger, deps.liveRetryAfterMs ?? 60_000);
 }
 
 /** Live first; when the API is unreachable, the snapshot answers with `data_source.fallback_reason`. */
@@ -76,11 +93,15 @@ export function createAutoSource(
     const dataSource = (fallback.data_source as Record<string, unknown> | undefined) ?? {
       mode: "snapshot",
     };
+    const used =
+      dataSource.mode === "catalog"
+        ? `保存済みのデータ（${String(dataSource.as_of)}時点）`
+        : "同梱のスナップショット";
     return {
       ...fallback,
       data_source: {
         ...dataSource,
-        fallback_reason: `jGrants APIに接続できないため、同梱のスナップショットで回答しています（${lastReason}）`,
+        fallback_reason: `jGrants APIに接続できないため、${used}で回答しています（${lastReason}）`,
       },
     };
   }

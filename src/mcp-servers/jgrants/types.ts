@@ -33,9 +33,12 @@ export interface Attachment {
 
 /** Where a result came from; added to every search/detail/overview result. */
 export interface DataSourceInfo {
-  mode: "live" | "snapshot";
-  /** YYYY-MM-DD of the snapshot, or of the live fetch. */
+  /** "catalog": the live catalog synced in the background (see src/catalog/sync). */
+  mode: "live" | "snapshot" | "catalog";
+  /** YYYY-MM-DD of the snapshot, of the live fetch, or of the catalog's data. */
   as_of?: string;
+  /** True when a live detail was served from the catalog (fetched within its age limit). */
+  from_catalog?: boolean;
   /** Set when auto mode fell back to the snapshot: why the live API was not used. */
   fallback_reason?: string;
 }
