@@ -21,6 +21,8 @@ export const FIELD_BOOST = { title: 3, catch: 2, purpose: 1.5, detail: 1 };
 /** Below the best hit, a hit fits when it meets this share of the floor and of the best score. */
 const FIT_SHARE = 0.8;
 const SCORE_SHARE = 0.5;
+/** How much of its score a record keeps when it meets none of the question's own needs. */
+const COVERAGE_BASE = 0.4;
 
 export interface FindResult {
   /** Ranked hits, one per programme (rounds grouped), best first. */
@@ -191,7 +193,8 @@ function rank(
   return [...docs.entries()]
     .map(([id, d]) => ({
       id,
-      score: d.score,
+      // A record that meets the point of the question ranks above one that only scores on its edges.
+      score: d.score * (COVERAGE_BASE + (1 - COVERAGE_BASE) * (ownTotal > 0 ? d.own / ownTotal : 0)),
       coverage: ownTotal > 0 ? d.own / ownTotal : 0,
       matched: d.matched,
     }))

@@ -35,7 +35,7 @@ const DROPPED_KEYS = new Set([
   "maxLength",
 ]);
 /** Parameters the agent sets itself (result size), so the model need not read about them. */
-const HIDDEN_PARAMS = new Set(["limit"]);
+const HIDDEN_PARAMS = new Set(["limit", "all_ranked"]);
 
 type Json = Record<string, unknown>;
 

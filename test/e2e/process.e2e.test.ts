@@ -137,7 +137,8 @@ describe("npm start as a process", () => {
     const note =
       "2026-08-22時点のデータ（オフラインの収録データ）です。最新の情報はJグランツでご確認ください。";
     expect(reply.notes).toContain(note);
-    expect(reply.answer).toContain(note);
+    // The answer text says the data's date once, beside the first card's status.
+    expect(reply.answer).toContain("2026-08-22時点");
     expect(await app.terminate(15_000)).toBe(0);
   });
 

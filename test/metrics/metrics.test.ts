@@ -54,7 +54,7 @@ describe("GET /metrics", () => {
     expect(value(text, `${p}turn_duration_seconds_count{platform="http"}`)).toBe(3);
     expect(value(text, `${p}turn_first_progress_seconds_count{platform="http"}`)).toBe(2);
     expect(
-      value(text, `${p}tool_calls_total{server="jgrants",tool="search_subsidies",outcome="ok"}`),
+      value(text, `${p}tool_calls_total{server="jgrants",tool="find_subsidies",outcome="ok"}`),
     ).toBeGreaterThanOrEqual(2);
     expect(value(text, `${p}mcp_server_up{server="jgrants"}`)).toBe(1);
     expect(value(text, `${p}mcp_server_state{server="jgrants",state="connected"}`)).toBe(1);

@@ -61,7 +61,7 @@ describe("gemini prompt size", () => {
     const planner = createGeminiPlanner({ config, systemPrompt });
     const answerer = createGeminiAnswerer({ config, systemPrompt });
 
-    expect(tools.map((t) => t.name)).toContain("search_subsidies");
+    expect(tools.map((t) => t.name)).toContain("find_subsidies");
     const input = planInput({
       question: "3番目の補助率は？",
       history: longHistory,
@@ -121,9 +121,10 @@ describe("gemini prompt size", () => {
     expect(step.promptBytes).toBe(planning?.bytes);
     expect(answer.promptBytes).toBe(answering?.bytes);
     expect(step.promptBytes + answer.promptBytes).toBeLessThanOrEqual(COMMON_BUDGET);
-    expect(planning?.functionNames).toEqual(["jgrants__search_subsidies", "jgrants__get_subsidy_detail"]);
+    // The ranked search replaces the literal one; its area takes a plain prefecture and the server adds 全国.
+    expect(planning?.functionNames).toEqual(["jgrants__find_subsidies", "jgrants__get_subsidy_detail"]);
     const declarations = JSON.stringify(planning?.body?.tools);
-    expect(declarations).toContain("含めたいときは「 / 全国」を足します");
+    expect(declarations).toContain("全国対象の補助金も含めて探します");
   });
 
   it("keeps the latest turn's numbered ids and drops older turns first", () => {

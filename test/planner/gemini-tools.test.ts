@@ -28,9 +28,11 @@ describe("gemini tool selection", () => {
     expect(TOOLS.map(toolKind)).toEqual(["search", "search", "detail", "overview", "time", "fetch", "other"]);
   });
 
-  it("offers search, detail and other tools for an ordinary question", () => {
+  it("offers search, detail and other tools for an ordinary question; the ranked search replaces the literal one", () => {
     const names = offeredTools(planInput({ tools: TOOLS })).map((t) => t.name);
-    expect(names).toEqual(["find_subsidies", "search_subsidies", "get_subsidy_detail", "list_orders"]);
+    expect(names).toEqual(["find_subsidies", "get_subsidy_detail", "list_orders"]);
+    const literalOnly = TOOLS.filter((t) => t.name !== "find_subsidies");
+    expect(offeredTools(planInput({ tools: literalOnly })).map((t) => t.name)).toContain("search_subsidies");
   });
 
   it("adds fetch for a question with a URL", () => {
@@ -42,6 +44,6 @@ describe("gemini tool selection", () => {
     const call = { server: "jgrants", tool: "find_subsidies", args: { query: "量子" } };
     const rounds = [{ round: 1, calls: [{ call, isError: false, summary: "0件", hitCount: 0 }] }];
     const names = offeredTools(planInput({ tools: TOOLS, rounds })).map((t) => t.name);
-    expect(names).toEqual(["find_subsidies", "search_subsidies"]);
+    expect(names).toEqual(["find_subsidies"]);
   });
 });

@@ -18,11 +18,16 @@ export const FIND_DESCRIPTION = `補助金を自然文の質問でランキン�
 - 結果: match（good=合うものあり / weak=近いものだけ / none=なし）、subsidies（score, matched_terms, snippet, rounds=同じ制度の他の回 を含む一覧項目）、data_source。出典（Jグランツ）を明記してください。`;
 
 export const FIND_SCHEMA_PROPERTIES = {
-  query: { type: "string", minLength: 1, maxLength: 4000, description: "ユーザーの質問の内容（自然文）" },
+  query: {
+    type: "string",
+    minLength: 1,
+    maxLength: 4000,
+    description: "ユーザーの困りごと・やりたいことを質問の言葉のまま（キーワード1〜2語にしない）",
+  },
   area: {
     anyOf: [{ type: "string" }, { type: "null" }],
     default: null,
-    description: "都道府県（例: 東京都）",
+    description: "都道府県（例: 東京都）を指定すると、全国対象の補助金も含めて探します",
   },
   city: {
     anyOf: [{ type: "string" }, { type: "null" }],

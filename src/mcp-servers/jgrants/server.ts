@@ -115,9 +115,15 @@ export function createJgrantsMcpServer(options: JgrantsMcpServerOptions): McpSer
   const pinned = options.config.now ? Date.parse(options.config.now) : undefined;
   const clock = () => options.now?.().getTime() ?? pinned ?? Date.now();
   tool("find_subsidies", FIND_SCHEMA, async (args) => {
-    const catalog = options.catalog ? rankedCatalogOf(options.catalog) : bundledCatalog();
+    // The live catalog once it is loaded (the CLI never starts its sync); the bundled snapshot until then,
+    // or when its store cannot be opened.
+    const live = options.catalog;
+    if (live) await live.ready().catch(() => undefined);
+    const catalog = live && live.list().length > 0 ? rankedCatalogOf(live) : bundledCatalog();
     const info = catalog.source.info();
-    return findSubsidies(catalog, args, clock(), { mode: info.origin, as_of: info.asOf });
+    // The live catalog is stored data of its last sync's day ("catalog"), the bundled one a snapshot.
+    const mode = info.origin === "live" ? "catalog" : "snapshot";
+    return findSubsidies(catalog, args, clock(), { mode, as_of: info.asOf });
   });
 
   tool("get_subsidy_detail", DETAIL_SCHEMA, async (args) => {
