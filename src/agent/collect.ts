@@ -1,5 +1,6 @@
 /** Gathers subsidies from tool results across rounds: search hits in order, details merged in. */
 
+import { rerank } from "../catalog/rerank.ts";
 import type { PlanFocus } from "../planner/planner.ts";
 import { mergeSubsidy, readDetailResult, readSearchResult } from "../subsidies/index.ts";
 import type { DataSource, MatchQuality, SearchConditions, Subsidy, ToolResult } from "../types.ts";
@@ -64,6 +65,33 @@ export class Collected {
   private noteMatch(match: MatchQuality): void {
     const order: MatchQuality[] = ["none", "weak", "good"];
     if (!this.match || order.indexOf(match) > order.indexOf(this.match)) this.match = match;
+  }
+
+  /**
+   * Ranks literal-search hits in-process with the catalog's scorer (a server without find_subsidies):
+   * only those that fit stay (or the three nearest), best first, each with the words it matched.
+   */
+  rerankLiteral(question: string, now: Date): void {
+    if (this.rankOf.size > 0 || this.order.length === 0) return;
+    const ranked = rerank(this.all(), question, now);
+    // The question's words meet none of them: no judgement is possible, so the planner's search stands.
+    if (ranked.match === "none") return;
+    this.match = ranked.match;
+    const keep = new Set(ranked.ids);
+    this.order.splice(0, this.order.length, ...ranked.ids);
+    for (const id of [...this.byId.keys()]) if (!keep.has(id)) this.byId.delete(id);
+    this.maxTotal = ranked.ids.length;
+    ranked.ids.forEach((id, i) => {
+      this.rankOf.set(id, i);
+      const s = this.byId.get(id)!;
+      const matched = ranked.matched.get(id) ?? [];
+      const rounds = ranked.rounds.get(id) ?? [];
+      this.byId.set(id, {
+        ...s,
+        ...(matched.length > 0 ? { matchedTerms: matched } : {}),
+        ...(rounds.length > 0 ? { otherRounds: rounds } : {}),
+      });
+    });
   }
 
   /** The rank a ranked search gave a subsidy (0 = best), or undefined for literal hits. */

@@ -171,6 +171,10 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
       emit({ type: "fetching-details", count: calls.filter((c) => c.tool === DETAIL_TOOL).length });
     }
     await run(calls, round);
+    // A server without the ranked tool: its literal hits are ranked here with the same scorer.
+    if (searches.length > 0 && searches.every((c) => c.tool === SEARCH_TOOL) && focus.kind !== "detail") {
+      collected.rerankLiteral(input.question, input.now());
+    }
     if (limitHit) break;
     if (round === 1 && searches.length > 0 && collected.size === 0) {
       const keywords = wordsOf(searches).filter(Boolean);
