@@ -74,6 +74,8 @@ export async function startApp(
   void core.tools.listTools().catch(() => undefined);
   // Sync the jGrants catalog in the background: answers use what it holds meanwhile.
   core.catalog?.start();
+  // Watches due while the bot was down run once now, then at each check.
+  core.watching?.scheduler.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.http.port;
   const url = `http://${config.http.host.includes(":") ? `[${config.http.host}]` : config.http.host}:${port}`;

@@ -60,6 +60,16 @@ export function clearedReply(threadKey: ThreadKey, mode: ReplyMeta["mode"], mode
   );
 }
 
+/** The answer to a watch command (save, list, stop, 新着は？). */
+export function watchReply(
+  threadKey: ThreadKey,
+  text: string,
+  mode: ReplyMeta["mode"],
+  model: string | null,
+): Reply {
+  return fixedReply(threadKey, "watch", text, emptyMeta(mode, model));
+}
+
 /** A failure reply: says what happened and what still works. */
 export function errorReply(
   threadKey: ThreadKey,
