@@ -6,7 +6,7 @@ import { setMaxListeners } from "node:events";
 import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { createLineAdapter } from "../adapters/line/index.ts";
-import { createSlackAdapter } from "../adapters/slack/index.ts";
+import { createSlackAdapter, slackDigestSender } from "../adapters/slack/index.ts";
 import { mountAdminPage } from "../adapters/web/admin.ts";
 import { mountWebChat } from "../adapters/web/index.ts";
 import { type Core, type CoreOverrides, createCore } from "./compose.ts";
@@ -62,7 +62,10 @@ export async function startApp(
     mountAdminPage(app);
   }
   if (config.slack) {
-    adapters.push(createSlackAdapter(config.slack, { agent: core.agent, store: core.store, logger, app }));
+    const slack = createSlackAdapter(config.slack, { agent: core.agent, store: core.store, logger, app });
+    adapters.push(slack);
+    const send = slackDigestSender(slack);
+    if (send) core.watching?.deliverTo("slack:", send);
   }
   if (config.line) {
     adapters.push(createLineAdapter(config.line, { agent: core.agent, store: core.store, logger, app }));

@@ -18,11 +18,13 @@ export interface Watching {
   store: WatchStore;
   conversation: WatchConversation;
   scheduler: WatchScheduler;
+  /** Sends digests of threads whose key starts with `prefix` (e.g. "slack:") through `send`. */
+  deliverTo(prefix: string, send: (threadKey: string, text: string) => Promise<void>): void;
 }
 
 /**
- * Creates the watch store, the conversation and the scheduler. Digests go to `deliver`; by default they
- * are kept in the thread's inbox and shown when the user asks 「新着は？」 (web chat, CLI).
+ * Creates the watch store, the conversation and the scheduler. Digests go to the platform registered for
+ * the thread's key; otherwise they are kept in the thread's inbox and shown on 「新着は？」 (web chat, CLI).
  */
 export function createWatching(
   config: Config["watch"],
@@ -32,10 +34,17 @@ export function createWatching(
     tools: ToolHost;
     clock: () => Date;
     logger: Logger;
-    deliver?: (digest: Digest) => Promise<void>;
   },
 ): Watching {
   const store = createWatchStore(deps.records);
+  // Platforms that can post register here; other threads keep digests until asked (「新着は？」).
+  const routes = new Map<string, (threadKey: string, text: string) => Promise<void>>();
+  const deliver = (digest: Digest) => {
+    for (const [prefix, send] of routes) {
+      if (digest.threadKey.startsWith(prefix)) return send(digest.threadKey, digest.text);
+    }
+    return store.pushInbox(digest.threadKey, digest.text);
+  };
   const conversation = createWatchConversation({
     watches: store,
     history: deps.history,
@@ -49,7 +58,14 @@ export function createWatching(
     clock: deps.clock,
     intervalMs: config.checkIntervalMs,
     logger: deps.logger,
-    deliver: deps.deliver ?? ((digest) => store.pushInbox(digest.threadKey, digest.text)),
+    deliver,
   });
-  return { store, conversation, scheduler };
+  return {
+    store,
+    conversation,
+    scheduler,
+    deliverTo(prefix, send) {
+      routes.set(prefix, send);
+    },
+  };
 }
