@@ -5,7 +5,7 @@
 import { setMaxListeners } from "node:events";
 import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
-import { createLineAdapter } from "../adapters/line/index.ts";
+import { createLineAdapter, lineDigestSender } from "../adapters/line/index.ts";
 import { createSlackAdapter, slackDigestSender } from "../adapters/slack/index.ts";
 import { mountAdminPage } from "../adapters/web/admin.ts";
 import { mountWebChat } from "../adapters/web/index.ts";
@@ -68,7 +68,11 @@ export async function startApp(
     if (send) core.watching?.deliverTo("slack:", send);
   }
   if (config.line) {
-    adapters.push(createLineAdapter(config.line, { agent: core.agent, store: core.store, logger, app }));
+    const line = createLineAdapter(config.line, { agent: core.agent, store: core.store, logger, app });
+    adapters.push(line);
+    const push = lineDigestSender(line);
+    // Pushes use the channel's quota: only opted-in chats, within the monthly cap.
+    if (push) core.watching?.deliverTo("line:", push, { metered: true });
   }
   finishHttpApp(app, logger);
   for (const adapter of adapters) await adapter.start();

@@ -3,6 +3,7 @@
  * like any reply (sections within Slack's limits). The thread key says where: slack:<team>:<channel>:<ts>.
  */
 import { watchReply } from "../../src/agent/replies.ts";
+import type { Digest } from "../../src/watch/index.ts";
 import { renderReply } from "./render.ts";
 import type { createSlackCalls, SlackTarget } from "./web-api.ts";
 
@@ -14,7 +15,7 @@ export function slackTargetOf(threadKey: string): SlackTarget | null {
 
 /** Posts a digest's text into its thread; throws when Slack refused it (the scheduler retries). */
 export function createSlackDigestSender(calls: ReturnType<typeof createSlackCalls>) {
-  return async (threadKey: string, text: string): Promise<void> => {
+  return async ({ threadKey, text }: Digest): Promise<void> => {
     const target = slackTargetOf(threadKey);
     if (!target) throw new TypeError(`not a Slack thread key: ${threadKey}`);
     const messages = renderReply(watchReply(threadKey, text, "offline", null), { buttons: false });

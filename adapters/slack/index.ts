@@ -32,7 +32,7 @@ const PROGRESS_INTERVAL_MS = 1000;
 const STOP_GRACE_MS = 10_000;
 
 const idleWaiters = new WeakMap<object, () => Promise<void>>();
-const digestSenders = new WeakMap<object, (threadKey: string, text: string) => Promise<void>>();
+const digestSenders = new WeakMap<object, ReturnType<typeof createSlackDigestSender>>();
 
 /** Posts a watch digest into its Slack thread through the adapter's client (main.ts routes digests here). */
 export function slackDigestSender(adapter: PlatformAdapter) {

@@ -14,7 +14,9 @@ export type WatchCommand =
     }
   | { kind: "list" }
   | { kind: "stop"; number?: number }
-  | { kind: "news" };
+  | { kind: "news" }
+  /** LINE: opt in to (or out of) pushed digests. */
+  | { kind: "push"; on: boolean };
 
 const toHalfWidth = (s: string) =>
   s.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/\s+/g, "");
@@ -28,6 +30,8 @@ const WEEKLY = new RegExp(`毎週([日月火水木金土])曜(?:日)?(?:の朝)?
 const REMIND = new RegExp(`締(?:め)?切(?:り)?の?(\\d+|[一二三四五六七十])(日|週間)前に?${TELL}`);
 const LIST = /^(?:ウォッチ(?:の)?(?:一覧|リスト)|ウォッチ(?:を)?(?:見せて|確認))/;
 const STOP = /^ウォッチ(\d+)?(?:番)?(?:を)?(?:全部|すべて)?(?:止めて|とめて|停止|解除|やめて|削除)/;
+const PUSH =
+  /^(?:LINEの)?(?:通知|プッシュ通知)を?(オン|ON|有効|受け取る|オフ|OFF|無効|止めて|とめて)(?:にして|にする|して|する)?[。!！]*$/i;
 const NEWS = /^(?:新着(?:は|ある|ありますか)?|新着を見せて)[?？。!！]*$/;
 
 /** The watch command in `text`, or null for an ordinary question. */
@@ -37,6 +41,8 @@ export function parseWatchCommand(raw: string): WatchCommand | null {
   const stop = STOP.exec(text);
   if (stop) return stop[1] ? { kind: "stop", number: Number(stop[1]) } : { kind: "stop" };
   if (NEWS.test(text)) return { kind: "news" };
+  const push = PUSH.exec(text);
+  if (push) return { kind: "push", on: /^(?:オン|ON|有効|受け取る)$/i.test(push[1]!) };
   const weekly = WEEKLY.exec(text);
   const remind = REMIND.exec(text);
   if (!weekly && !remind && !SAVE.test(text)) return null;

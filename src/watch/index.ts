@@ -7,6 +7,7 @@ import type { Logger } from "../logger.ts";
 import type { RecordStore } from "../store/index.ts";
 import type { ThreadStore, ToolHost } from "../types.ts";
 import { createWatchConversation, type WatchConversation } from "./conversation.ts";
+import { createPushGate, type PushGate } from "./push-gate.ts";
 import { createWatchScheduler, type WatchScheduler } from "./scheduler.ts";
 import type { Digest } from "./types.ts";
 import { createWatchStore, type WatchStore } from "./watch-store.ts";
@@ -18,8 +19,12 @@ export interface Watching {
   store: WatchStore;
   conversation: WatchConversation;
   scheduler: WatchScheduler;
-  /** Sends digests of threads whose key starts with `prefix` (e.g. "slack:") through `send`. */
-  deliverTo(prefix: string, send: (threadKey: string, text: string) => Promise<void>): void;
+  push: PushGate;
+  /**
+   * Sends digests of threads whose key starts with `prefix` (e.g. "slack:") through `send`. A `metered`
+   * platform (LINE) gets only opted-in chats' digests, within the monthly cap; the rest wait in the inbox.
+   */
+  deliverTo(prefix: string, send: (digest: Digest) => Promise<void>, options?: { metered?: boolean }): void;
 }
 
 /**
@@ -37,13 +42,17 @@ export function createWatching(
   },
 ): Watching {
   const store = createWatchStore(deps.records);
+  const push = createPushGate(deps.records, config.linePushesPerMonth);
   // Platforms that can post register here; other threads keep digests until asked (「新着は？」).
-  const routes = new Map<string, (threadKey: string, text: string) => Promise<void>>();
-  const deliver = (digest: Digest) => {
-    for (const [prefix, send] of routes) {
-      if (digest.threadKey.startsWith(prefix)) return send(digest.threadKey, digest.text);
-    }
-    return store.pushInbox(digest.threadKey, digest.text);
+  const routes = new Map<string, { send: (digest: Digest) => Promise<void>; metered: boolean }>();
+  const deliver = async (digest: Digest) => {
+    const route = [...routes].find(([prefix]) => digest.threadKey.startsWith(prefix))?.[1];
+    if (!route) return store.pushInbox(digest.threadKey, digest.text);
+    if (!route.metered) return route.send(digest);
+    const left = await push.take(digest.threadKey, deps.clock());
+    if (left === null) return store.pushInbox(digest.threadKey, digest.text);
+    const quota = `（LINEのお知らせは月${push.monthlyCap}回まで。今月はあと${left}回です。「通知をオフ」で止められます）`;
+    return route.send({ ...digest, text: `${digest.text}\n${quota}` });
   };
   const conversation = createWatchConversation({
     watches: store,
@@ -51,6 +60,7 @@ export function createWatching(
     tools: deps.tools,
     clock: deps.clock,
     maxPerThread: config.maxPerThread,
+    push,
   });
   const scheduler = createWatchScheduler({
     watches: store,
@@ -64,8 +74,9 @@ export function createWatching(
     store,
     conversation,
     scheduler,
-    deliverTo(prefix, send) {
-      routes.set(prefix, send);
+    push,
+    deliverTo(prefix, send, options = {}) {
+      routes.set(prefix, { send, metered: options.metered === true });
     },
   };
 }

@@ -23,6 +23,9 @@ describe("parseWatchCommand", () => {
     ["ウォッチ２番を解除", { kind: "stop", number: 2 }],
     ["新着は？", { kind: "news" }],
     ["新着ある?", { kind: "news" }],
+    ["通知をオン", { kind: "push", on: true }],
+    ["LINEの通知をオンにして", { kind: "push", on: true }],
+    ["通知をオフ", { kind: "push", on: false }],
   ])("reads %s", (text, command) => {
     expect(parseWatchCommand(text)).toEqual(command);
   });
@@ -38,6 +41,7 @@ describe("parseWatchCommand", () => {
       "新しい設備を入れたいので補助金を教えて",
       "新着の補助金を教えて",
       "履歴を消して",
+      "通知がオンになる補助金の申請方法は？",
     ];
     expect(questions.filter((q) => parseWatchCommand(q) !== null)).toEqual([]);
   });
