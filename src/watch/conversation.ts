@@ -62,6 +62,7 @@ export function createWatchConversation(deps: WatchConversationDeps) {
     const list = await watches.list(threadKey);
     const now = clock();
     let index = list.findIndex((w) => sameSearch(w.conditions, conditions));
+    const existed = index >= 0;
     if (index < 0) {
       if (list.length >= deps.maxPerThread) {
         return `ウォッチはこのスレッドで${deps.maxPerThread}件までです。「ウォッチ一覧」で確認し、不要なものを「ウォッチ番号を止めて」で止めてから登録してください。`;
@@ -94,7 +95,7 @@ export function createWatchConversation(deps: WatchConversationDeps) {
     await watches.save(threadKey, list);
     const saved = list[index]!;
     const lines = [
-      `ウォッチ${index + 1}を保存しました。`,
+      `ウォッチ${index + 1}を${existed ? "更新" : "保存"}しました。`,
       `- 条件: ${watchConditionsText(saved.conditions)}`,
       `- 確認: ${scheduleText(saved.schedule)}。新しく条件に合う補助金が出たらこのスレッドでお知らせします${saved.nothingNewLine ? "（新着がない回もお知らせします）" : ""}。`,
       saved.remindDays === null
@@ -144,7 +145,8 @@ export function createWatchConversation(deps: WatchConversationDeps) {
     }
     const target = all[number - 1];
     if (!target) {
-      return `ウォッチ${number}はありません。このスレッドのウォッチは1〜${all.length}番です。「ウォッチ一覧」で確認できます。`;
+      const range = all.length === 1 ? "1番だけ" : `1〜${all.length}番`;
+      return `ウォッチ${number}はありません。このスレッドのウォッチは${range}です。「ウォッチ一覧」で確認できます。`;
     }
     await watches.save(
       threadKey,

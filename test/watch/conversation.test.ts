@@ -52,10 +52,11 @@ describe("watch commands in a thread", () => {
     expect(saved.answer).toContain("「ウォッチを止めて」");
 
     const weekly = await chat("毎週月曜に教えて", "w-1");
-    expect(weekly.answer).toContain("ウォッチ1を保存しました");
+    expect(weekly.answer).toContain("ウォッチ1を更新しました");
     expect(weekly.answer).toContain("毎週月曜9時（日本時間）");
 
     const remind = await chat("締切の1週間前に知らせて", "w-1");
+    expect(remind.answer).toContain("ウォッチ1を更新しました");
     expect(remind.answer).toContain("締切の7日前から");
     expect(remind.answer).toContain("毎週月曜9時");
 
