@@ -5,9 +5,10 @@
 import type { HistoryTurn, SearchConditions, ThreadStore, ToolHost } from "../types.ts";
 import type { WatchCommand } from "./commands.ts";
 import { buildDigest, watchConditionsText } from "./digest.ts";
+import { isLine, lineNotice, pushCommand } from "./line-push.ts";
 import type { PushGate } from "./push-gate.ts";
 import { nextRunAfter, scheduleText } from "./schedule.ts";
-import { searchForWatch } from "./search.ts";
+import { searchForWatch, WatchSearchError } from "./search.ts";
 import type { Watch, WatchSchedule } from "./types.ts";
 import type { WatchStore } from "./watch-store.ts";
 
@@ -26,10 +27,10 @@ const STOP_HINT =
   "止めるときは「ウォッチ番号を止めて」（例: ウォッチ1を止めて）、すべて止めるときは「ウォッチを止めて」と送ってください。";
 const NO_SEARCH =
   "ウォッチする検索条件がまだありません。先に「東京都でIT導入に使える補助金は？」のように探してから、「この条件で新しいのが出たら教えて」と送ってください。";
+const SEARCH_DOWN =
+  "補助金データ（Jグランツ）を検索できなかったため、いまはウォッチを保存・確認できません。少し時間をおいてもう一度お試しください。";
 const NO_WATCHES =
   "このスレッドにウォッチはありません。検索のあとに「この条件をウォッチ」と送ると登録できます。";
-
-const isLine = (threadKey: string) => threadKey.startsWith("line:");
 
 /** The fields that define a watch's search (sort order and keywords follow from the query). */
 const sameSearch = (a: SearchConditions, b: SearchConditions) =>
@@ -103,27 +104,8 @@ export function createWatchConversation(deps: WatchConversationDeps) {
         : `- 締切のお知らせ: 締切の${saved.remindDays}日前から`,
       STOP_HINT,
     ];
-    if (isLine(threadKey)) lines.push(await lineNotice(threadKey));
+    if (isLine(threadKey)) lines.push(await lineNotice(deps.push, threadKey));
     return lines.join("\n");
-  }
-
-  /** LINE pushes cost quota: digests are pushed only after 「通知をオン」, a few a month. */
-  async function lineNotice(threadKey: string): Promise<string> {
-    const cap = deps.push?.monthlyCap ?? 0;
-    if (deps.push && (await deps.push.optedIn(threadKey))) {
-      return `LINEへのお知らせ: オン（月${cap}回まで。「通知をオフ」で止められます）。`;
-    }
-    return `LINEでは送れるお知らせの数に限りがあるため、届けるのは「通知をオン」と送ったトークだけです（月${cap}回まで）。それまでは「新着は？」で確認できます。`;
-  }
-
-  async function push(threadKey: string, on: boolean): Promise<string> {
-    if (!isLine(threadKey) || !deps.push) {
-      return "通知のオン・オフはLINEのトークで使えます。ここでは新着を自動でお知らせします（「新着は？」でも確認できます）。";
-    }
-    await deps.push.setOptIn(threadKey, on);
-    return on
-      ? `このトークにウォッチのお知らせを送ります（月${deps.push.monthlyCap}回まで。超えた分は「新着は？」で確認できます）。「通知をオフ」で止められます。`
-      : "このトークへのお知らせを止めました。新着は「新着は？」で確認できます。";
   }
 
   async function list(threadKey: string): Promise<string> {
@@ -173,20 +155,29 @@ export function createWatchConversation(deps: WatchConversationDeps) {
 
   return {
     async handle(threadKey: string, command: WatchCommand): Promise<string> {
-      switch (command.kind) {
-        case "set":
-          return set(threadKey, command);
-        case "list":
-          return list(threadKey);
-        case "stop":
-          return stop(threadKey, command.number);
-        case "news":
-          return news(threadKey);
-        case "push":
-          return push(threadKey, command.on);
+      try {
+        return await run(threadKey, command);
+      } catch (error) {
+        if (error instanceof WatchSearchError) return SEARCH_DOWN;
+        throw error;
       }
     },
   };
+
+  function run(threadKey: string, command: WatchCommand): Promise<string> {
+    switch (command.kind) {
+      case "set":
+        return set(threadKey, command);
+      case "list":
+        return list(threadKey);
+      case "stop":
+        return stop(threadKey, command.number);
+      case "news":
+        return news(threadKey);
+      case "push":
+        return pushCommand(deps.push, threadKey, command.on);
+    }
+  }
 }
 
 export type WatchConversation = ReturnType<typeof createWatchConversation>;
