@@ -46,6 +46,7 @@ export function helpReply(
     ...EXAMPLE_QUESTIONS.map((q) => `- ${q}`),
     "",
     "続けて「2番目の詳細は？」「大阪府なら？」のように聞き返せます。「履歴を消して」で会話を忘れます。",
+    "検索のあとに「この条件をウォッチ」と送ると、新しく条件に合う補助金をお知らせします。",
   ].join("\n");
   return fixedReply(threadKey, "help", text, emptyMeta(mode, model));
 }
