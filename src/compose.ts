@@ -26,6 +26,7 @@ import { createThreadStore } from "./store/index.ts";
 import { createManagedHost, type ManagedHost } from "./tools/managed-host.ts";
 import { traceAgent } from "./trace.ts";
 import type { ThreadStore, ToolHost } from "./types.ts";
+import { createWatching, type Watching } from "./watch/index.ts";
 
 export interface Core {
   agent: Agent;
@@ -38,6 +39,8 @@ export interface Core {
   mcp?: ManagedHost;
   /** The live jGrants catalog (JGRANTS_SOURCE live or auto with the built-in server); start() syncs it. */
   catalog?: LiveCatalog;
+  /** Watches (saved searches and their scheduler), when the store keeps records. */
+  watching?: Watching;
   close(): Promise<void>;
 }
 
@@ -94,6 +97,17 @@ export async function createCore(
       metrics,
     );
   }
+  const clock = overrides.clock ?? (config.jgrants.now ? pinnedClock(config.jgrants.now) : undefined);
+  const watching =
+    "records" in rawStore
+      ? createWatching(config.watch, {
+          records: rawStore.records,
+          history: store,
+          tools,
+          clock: clock ?? (() => new Date()),
+          logger,
+        })
+      : undefined;
   const inner = createAgent({
     planner,
     fallbackPlanner: rulePlanner,
@@ -103,7 +117,8 @@ export async function createCore(
     store,
     limits: config.agent,
     logger,
-    clock: overrides.clock ?? (config.jgrants.now ? pinnedClock(config.jgrants.now) : undefined),
+    clock,
+    watches: watching?.conversation,
   });
   const agent = traceAgent(instrumentAgent(inner, metrics));
   return {
@@ -114,7 +129,9 @@ export async function createCore(
     metrics,
     mcp,
     catalog,
+    watching,
     async close() {
+      await watching?.scheduler.stop();
       await Promise.allSettled([mcp ? mcp.close() : tools.close(), store.close(), catalog?.close()]);
     },
   };

@@ -113,6 +113,9 @@ export const envSchema = z.object({
   AGENT_DETAIL_TOP_N: int("AGENT_DETAIL_TOP_N", 0, 20).default(5),
   AGENT_CONCURRENCY: int("AGENT_CONCURRENCY", 1, 32).default(4),
   AGENT_TOOL_TIMEOUT_MS: int("AGENT_TOOL_TIMEOUT_MS", 100, 600_000).default(20_000),
+  WATCH_MAX_PER_THREAD: int("WATCH_MAX_PER_THREAD", 1, 50).default(5),
+  WATCH_CHECK_SECONDS: int("WATCH_CHECK_SECONDS", 0, 86_400).default(60),
+  WATCH_LINE_PUSHES_PER_MONTH: int("WATCH_LINE_PUSHES_PER_MONTH", 0, 1_000).default(4),
 
   SQLITE_PATH: z.string().min(1).default("./data/threads.sqlite"),
   REDIS_URL: z
@@ -213,6 +216,14 @@ export function buildConfig(env: Env, rawEnv: Record<string, string | undefined>
       detailTopN: env.AGENT_DETAIL_TOP_N,
       concurrency: env.AGENT_CONCURRENCY,
       toolTimeoutMs: env.AGENT_TOOL_TIMEOUT_MS,
+    },
+    watch: {
+      /** Watches allowed per thread. */
+      maxPerThread: env.WATCH_MAX_PER_THREAD,
+      /** How often the scheduler looks for due watches (0: no scheduler). */
+      checkIntervalMs: env.WATCH_CHECK_SECONDS * 1000,
+      /** Watch digests pushed to one LINE chat per month (pushes count against the channel's quota). */
+      linePushesPerMonth: env.WATCH_LINE_PUSHES_PER_MONTH,
     },
     store: {
       backend: env.STORE_BACKEND ?? (env.REDIS_URL ? "redis" : "sqlite"),

@@ -5,8 +5,8 @@
 import { setMaxListeners } from "node:events";
 import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
-import { createLineAdapter } from "../adapters/line/index.ts";
-import { createSlackAdapter } from "../adapters/slack/index.ts";
+import { createLineAdapter, lineDigestSender } from "../adapters/line/index.ts";
+import { createSlackAdapter, slackDigestSender } from "../adapters/slack/index.ts";
 import { mountAdminPage } from "../adapters/web/admin.ts";
 import { mountWebChat } from "../adapters/web/index.ts";
 import { type Core, type CoreOverrides, createCore } from "./compose.ts";
@@ -62,10 +62,17 @@ export async function startApp(
     mountAdminPage(app);
   }
   if (config.slack) {
-    adapters.push(createSlackAdapter(config.slack, { agent: core.agent, store: core.store, logger, app }));
+    const slack = createSlackAdapter(config.slack, { agent: core.agent, store: core.store, logger, app });
+    adapters.push(slack);
+    const send = slackDigestSender(slack);
+    if (send) core.watching?.deliverTo("slack:", send);
   }
   if (config.line) {
-    adapters.push(createLineAdapter(config.line, { agent: core.agent, store: core.store, logger, app }));
+    const line = createLineAdapter(config.line, { agent: core.agent, store: core.store, logger, app });
+    adapters.push(line);
+    const push = lineDigestSender(line);
+    // Pushes use the channel's quota: only opted-in chats, within the monthly cap.
+    if (push) core.watching?.deliverTo("line:", push, { metered: true });
   }
   finishHttpApp(app, logger);
   for (const adapter of adapters) await adapter.start();
@@ -74,6 +81,8 @@ export async function startApp(
   void core.tools.listTools().catch(() => undefined);
   // Sync the jGrants catalog in the background: answers use what it holds meanwhile.
   core.catalog?.start();
+  // Watches due while the bot was down run once now, then at each check.
+  core.watching?.scheduler.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.http.port;
   const url = `http://${config.http.host.includes(":") ? `[${config.http.host}]` : config.http.host}:${port}`;

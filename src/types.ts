@@ -239,8 +239,8 @@ export interface Reply {
   plan: PlanEntry[];
   toolResults: CompactToolResult[];
   meta: ReplyMeta;
-  /** What kind of reply this is; adapters may render help and cleared differently. */
-  kind: "answer" | "help" | "cleared" | "error";
+  /** What kind of reply this is; adapters may render help and cleared differently ("watch": a watch command). */
+  kind: "answer" | "help" | "cleared" | "error" | "watch";
   /** Short notes for the user, e.g. that the data is a snapshot or history was not saved. */
   notes: string[];
   /** What the user could ask instead when nothing clearly fits (quick replies / suggestion buttons). */

@@ -12,6 +12,7 @@ import type { Config } from "../../src/config.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import type { AgentLike, PlatformAdapter, ThreadStore } from "../../src/types.ts";
 import { createLineApi } from "./client.ts";
+import { createLineDigestSender } from "./digest.ts";
 import { createEventHandler, type EventHandlerDeps } from "./handler.ts";
 import { classifyEvent, type LineAction } from "./parse.ts";
 
@@ -19,6 +20,12 @@ import { classifyEvent, type LineAction } from "./parse.ts";
 export const LINE_WEBHOOK_PATH = "/line/webhook";
 
 const addresses = new WeakMap<PlatformAdapter, () => string | undefined>();
+const digestSenders = new WeakMap<PlatformAdapter, ReturnType<typeof createLineDigestSender>>();
+
+/** Pushes a watch digest to its LINE chat through the adapter's client (main.ts routes digests here). */
+export function lineDigestSender(adapter: PlatformAdapter) {
+  return digestSenders.get(adapter);
+}
 
 /** The base URL of the adapter's own server (only when it created one, after start()). */
 export function lineAdapterUrl(adapter: PlatformAdapter): string | undefined {
@@ -142,6 +149,7 @@ export function createLineAdapter(
       }
     },
   };
+  digestSenders.set(adapter, createLineDigestSender(api));
   addresses.set(adapter, () => {
     const address = server?.address() as AddressInfo | null | undefined;
     return address ? `http://127.0.0.1:${address.port}` : undefined;

@@ -14,6 +14,7 @@ import { type Logger, silentLogger } from "../../src/logger.ts";
 import type { AgentLike, PlatformAdapter, ThreadStore } from "../../src/types.ts";
 import { createAssistantStartedHandler } from "./assistant.ts";
 import { toBoltLogger } from "./bolt-logger.ts";
+import { createSlackDigestSender } from "./digest.ts";
 import { createActionHandler, createEventHandler } from "./listeners.ts";
 import type { SlackInbound } from "./parse.ts";
 import { SUGGEST_ACTION_PREFIX } from "./render.ts";
@@ -31,6 +32,12 @@ const PROGRESS_INTERVAL_MS = 1000;
 const STOP_GRACE_MS = 10_000;
 
 const idleWaiters = new WeakMap<object, () => Promise<void>>();
+const digestSenders = new WeakMap<object, ReturnType<typeof createSlackDigestSender>>();
+
+/** Posts a watch digest into its Slack thread through the adapter's client (main.ts routes digests here). */
+export function slackDigestSender(adapter: PlatformAdapter) {
+  return digestSenders.get(adapter);
+}
 
 /** Resolves when the adapter has no answer in progress (tests, graceful shutdown). */
 export function whenSlackIdle(adapter: PlatformAdapter): Promise<void> {
@@ -183,6 +190,7 @@ export function createSlackAdapter(
       await Promise.allSettled([...inflight]);
     },
   };
+  digestSenders.set(adapter, createSlackDigestSender(calls));
   idleWaiters.set(adapter, async () => {
     await new Promise((resolve) => setImmediate(resolve));
     while (inflight.size > 0) await Promise.allSettled([...inflight]);

@@ -16,10 +16,12 @@ import type {
   ToolHost,
   Turn,
 } from "../types.ts";
+import { parseWatchCommand } from "../watch/commands.ts";
+import type { WatchConversation } from "../watch/conversation.ts";
 import { SEARCH_TOOL, selectShown, shownLimit } from "./collect.ts";
 import { deadlineWindowNote, withinDeadlineWindow } from "./deadline-window.ts";
 import { type AgentLimits, DEFAULT_LIMITS } from "./limits.ts";
-import { clearedReply, errorReply, helpReply, isClearCommand } from "./replies.ts";
+import { clearedReply, errorReply, helpReply, isClearCommand, watchReply } from "./replies.ts";
 import { type LoopOutput, runLoop } from "./run-turn.ts";
 import { searchFailed, suggestionsFor } from "./suggest.ts";
 import { compactResult, notesFor } from "./turn-report.ts";
@@ -39,6 +41,8 @@ export interface AgentDeps {
   clock?: () => Date;
   /** Observers of planned and finished tool calls (the web chat's streamed display). */
   onToolEvent?: (event: ToolEvent) => void;
+  /** Watch commands (「この条件をウォッチ」, 「ウォッチ一覧」…); without it they are ordinary questions. */
+  watches?: WatchConversation;
 }
 
 export type ToolEvent =
@@ -104,6 +108,11 @@ export function createAgent(deps: AgentDeps): Agent {
         if (isClearCommand(text)) {
           await deps.store.clear(turn.threadKey);
           return clearedReply(turn.threadKey, mode, model);
+        }
+        const watchCommand = deps.watches ? parseWatchCommand(text) : null;
+        if (watchCommand && deps.watches) {
+          const said = await deps.watches.handle(turn.threadKey, watchCommand);
+          return watchReply(turn.threadKey, said, mode, model);
         }
         return await answer({ ...turn, text }, emit, options, started);
       });

@@ -46,6 +46,7 @@ export function helpReply(
     ...EXAMPLE_QUESTIONS.map((q) => `- ${q}`),
     "",
     "続けて「2番目の詳細は？」「大阪府なら？」のように聞き返せます。「履歴を消して」で会話を忘れます。",
+    "検索のあとに「この条件をウォッチ」と送ると、新しく条件に合う補助金をお知らせします。",
   ].join("\n");
   return fixedReply(threadKey, "help", text, emptyMeta(mode, model));
 }
@@ -58,6 +59,16 @@ export function clearedReply(threadKey: ThreadKey, mode: ReplyMeta["mode"], mode
     "このスレッドの会話履歴を削除しました。新しい質問からまたお探しします。",
     emptyMeta(mode, model),
   );
+}
+
+/** The answer to a watch command (save, list, stop, 新着は？). */
+export function watchReply(
+  threadKey: ThreadKey,
+  text: string,
+  mode: ReplyMeta["mode"],
+  model: string | null,
+): Reply {
+  return fixedReply(threadKey, "watch", text, emptyMeta(mode, model));
 }
 
 /** A failure reply: says what happened and what still works. */

@@ -1,0 +1,156 @@
+/**
+ * The in-process scheduler over the real store and the real jGrants MCP server: a run missed for weeks
+ * happens once at start, the next one at the next Monday 09:00 JST (fake interval timers, a test clock),
+ * a digest is sent once across restarts of a SQLite-backed bot, and a failed send is retried with backoff.
+ */
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { createThreadStore, type KeyvThreadStore } from "../../src/store/index.ts";
+import { createWatchScheduler, type WatchSchedulerDeps } from "../../src/watch/scheduler.ts";
+import type { Digest, Watch } from "../../src/watch/types.ts";
+import { createWatchStore, type WatchStore } from "../../src/watch/watch-store.ts";
+import { tempDir } from "../e2e/helpers/app.ts";
+import { changingCatalog, ENERGY, NOW } from "./changing-catalog.ts";
+
+const catalog = changingCatalog();
+const dir = tempDir("sc-watch-scheduler-");
+afterAll(async () => {
+  await catalog.host.close();
+  dir.remove();
+});
+
+const THREAD = "slack:T1:C1:1700.0001";
+const MONDAY_9_JST = "2026-08-24T00:00:00.000Z";
+
+function weeklyWatch(seen: string[], nextRunAt: string): Watch {
+  return {
+    id: "w1",
+    conditions: ENERGY,
+    schedule: { kind: "weekly", weekday: 1 },
+    remindDays: null,
+    nothingNewLine: false,
+    createdAt: "2026-07-01T00:00:00.000Z",
+    seen,
+    reminded: [],
+    nextRunAt,
+  };
+}
+
+const openStore = (sqlite?: string): Promise<KeyvThreadStore> =>
+  createThreadStore(
+    loadConfig(sqlite ? { STORE_BACKEND: "sqlite", SQLITE_PATH: sqlite } : { STORE_BACKEND: "memory" }).store,
+  );
+
+function schedulerOn(watches: WatchStore, now: () => Date, extra: Partial<WatchSchedulerDeps> = {}) {
+  const sent: Digest[] = [];
+  const scheduler = createWatchScheduler({
+    watches,
+    tools: catalog.host,
+    clock: now,
+    intervalMs: 60_000,
+    deliver: async (digest) => {
+      sent.push(digest);
+    },
+    ...extra,
+  });
+  return { scheduler, sent };
+}
+
+describe("the watch scheduler", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("runs a run missed for weeks once at start, then waits for the next Monday 09:00 JST", async () => {
+    const store = await openStore();
+    const watches = createWatchStore(store.records);
+    const all = await catalog.idsFor(ENERGY);
+    // Saved long ago with five known; three weekly runs were missed while the bot was down.
+    await watches.save(THREAD, [weeklyWatch(all.slice(0, 5), "2026-08-03T00:00:00.000Z")]);
+    let now = NOW;
+    const { scheduler, sent } = schedulerOn(watches, () => now);
+    scheduler.start();
+    await expect.poll(() => sent.length).toBe(1);
+    // A second pass at the same moment finds nothing due: the missed runs are not replayed.
+    await scheduler.runDue();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ threadKey: THREAD, newIds: all.slice(5, 10), moreCount: 2 });
+    expect((await watches.list(THREAD))[0]!.nextRunAt).toBe(MONDAY_9_JST);
+
+    // Checks before Monday 09:00 send nothing.
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(sent).toHaveLength(1);
+
+    // Monday 09:00 JST: the next check runs it; nothing new → nothing posted, next Monday planned.
+    now = new Date(MONDAY_9_JST);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await expect
+      .poll(async () => (await watches.list(THREAD))[0]!.nextRunAt)
+      .toBe("2026-08-31T00:00:00.000Z");
+    expect(sent).toHaveLength(1);
+    await scheduler.stop();
+    await store.close();
+  });
+
+  it("sends a digest once across restarts, also when the bot stopped between recording and saving", async () => {
+    const file = `${dir.path}/threads.sqlite`;
+    let store = await openStore(file);
+    const all = await catalog.idsFor(ENERGY);
+    await createWatchStore(store.records).save(THREAD, [weeklyWatch(all.slice(0, 5), MONDAY_9_JST)]);
+    await createWatchStore(store.records).save("web:t2", [{ ...weeklyWatch([], MONDAY_9_JST), id: "w2" }]);
+    const now = () => new Date("2026-08-24T00:30:00.000Z");
+
+    // First life: the web thread's digest is recorded, then the process dies before the watch is saved.
+    const real = createWatchStore(store.records);
+    const crashing: WatchStore = {
+      ...real,
+      async save(threadKey, list) {
+        if (threadKey === "web:t2") throw new Error("process killed");
+        return real.save(threadKey, list);
+      },
+    };
+    const first = schedulerOn(crashing, now);
+    await first.scheduler.runDue();
+    expect(first.sent.map((d) => d.threadKey)).toEqual([THREAD]);
+    await store.close();
+
+    // Second life on the same file: nothing is sent again; the stuck watch moves on to its next slot.
+    store = await openStore(file);
+    const watches = createWatchStore(store.records);
+    const second = schedulerOn(watches, now);
+    second.scheduler.start();
+    await second.scheduler.runDue();
+    expect(second.sent).toEqual([]);
+    expect((await watches.list("web:t2"))[0]!.nextRunAt).toBe("2026-08-31T00:00:00.000Z");
+    await second.scheduler.stop();
+    await store.close();
+  });
+
+  it("retries a failed send with growing backoff, and never sends the recorded digest twice", async () => {
+    const store = await openStore();
+    const watches = createWatchStore(store.records);
+    await watches.save(THREAD, [weeklyWatch([], MONDAY_9_JST)]);
+    const delays: number[] = [];
+    let failures = 2;
+    const posted: string[] = [];
+    const { scheduler } = schedulerOn(watches, () => new Date(MONDAY_9_JST), {
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+      deliver: async (digest) => {
+        if (failures-- > 0) throw new Error("chat.postMessage: ratelimited");
+        posted.push(digest.id);
+      },
+    });
+    const sent = await scheduler.runDue();
+    expect(delays).toEqual([2_000, 4_000]);
+    expect(posted).toEqual([`${THREAD}|w1|${MONDAY_9_JST}`]);
+    expect(sent.map((d) => d.id)).toEqual(posted);
+    expect(await scheduler.runDue()).toEqual([]);
+    expect(posted).toHaveLength(1);
+    await store.close();
+  });
+});
