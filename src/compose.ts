@@ -7,6 +7,7 @@ import { type Agent, createAgent } from "./agent/agent.ts";
 import type { Answerer } from "./answer/answerer.ts";
 import { createGeminiAnswerer } from "./answer/gemini-answerer.ts";
 import { createTemplateAnswerer } from "./answer/template-answerer.ts";
+import { snapshotRecordSource } from "./catalog/record-source.ts";
 import { createLiveCatalogFromConfig, type LiveCatalog } from "./catalog/sync/index.ts";
 import type { Config } from "./config.ts";
 import { loadSystemPrompt } from "./llm/system-prompt.ts";
@@ -82,6 +83,10 @@ export async function createCore(
         catalog,
       });
   const tools = instrumentToolHost(overrides.tools ?? mcp!.host, metrics);
+  // Registry changes and the catalog's freshness, counted and read at scrape time.
+  mcp?.registry.onChange((change) => metrics.mcpRegistryChanges.inc({ action: change.action }));
+  if (catalog) metrics.sources.catalog = () => catalog.info();
+  else if (!config.jgrants.mcpUrl) metrics.sources.catalog = () => snapshotRecordSource().info();
   const rulePlanner = instrumentPlanner(createRulePlanner({ detailTopN: config.agent.detailTopN }), metrics);
   const template = instrumentAnswerer(createTemplateAnswerer(), metrics);
   let planner: Planner = rulePlanner;

@@ -4,6 +4,7 @@
  * `_seconds`/`_bytes` units. Labels take only bounded values (platforms, outcomes, configured servers).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { CatalogInfo } from "../catalog/record-source.ts";
 import type { ServerStatus } from "../types.ts";
 
 const P = "subsidy_concierge_";
@@ -16,8 +17,8 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: P });
   const registers = [registry];
-  /** Read at scrape time: set by whoever owns the tool host. */
-  const sources: { toolStatus?: () => ServerStatus[] } = {};
+  /** Read at scrape time: set by whoever owns the tool host and the catalog. */
+  const sources: { toolStatus?: () => ServerStatus[]; catalog?: () => CatalogInfo } = {};
   const servers = () => sources.toolStatus?.() ?? [];
   return {
     registry,
@@ -103,6 +104,36 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       name: `${P}thread_lock_busy_total`,
       help: "Turns that gave up waiting for their thread's lock (a 'busy' reply).",
       registers,
+    }),
+    mcpRegistryChanges: new Counter({
+      name: `${P}mcp_registry_changes_total`,
+      help: "MCP server registry changes made through the admin API or seen from another instance.",
+      labelNames: ["action"] as const,
+      registers,
+    }),
+    catalogRecords: new Gauge({
+      name: `${P}catalog_records`,
+      help: "Records in the subsidy catalog (all, and open on the current date).",
+      labelNames: ["which"] as const,
+      registers,
+      collect() {
+        this.reset();
+        const info = sources.catalog?.();
+        if (!info) return;
+        this.set({ which: "all" }, info.recordCount);
+        if (info.openCount !== undefined) this.set({ which: "open" }, info.openCount);
+      },
+    }),
+    catalogDataAge: new Gauge({
+      name: `${P}catalog_data_age_seconds`,
+      help: "Age of the catalog's data: since the last successful sync, or since the snapshot's date.",
+      registers,
+      collect() {
+        const info = sources.catalog?.();
+        const at = info?.lastSyncAt ?? (info?.asOf ? `${info.asOf}T00:00:00+09:00` : undefined);
+        const ms = at ? Date.parse(at) : Number.NaN;
+        if (Number.isFinite(ms)) this.set(Math.max(0, (Date.now() - ms) / 1000));
+      },
     }),
     dedupHits: new Counter({
       name: `${P}dedup_hits_total`,

@@ -60,6 +60,9 @@ describe("GET /metrics", () => {
     expect(value(text, `${p}mcp_server_state{server="jgrants",state="connected"}`)).toBe(1);
     expect(value(text, `${p}thread_lock_wait_seconds_count`)).toBe(3);
     expect(value(text, `${p}dedup_hits_total`)).toBe(1);
+    // Catalog freshness: the bundled snapshot's records and how old its data is.
+    expect(value(text, `${p}catalog_records{which="all"}`)).toBeGreaterThan(500);
+    expect(value(text, `${p}catalog_data_age_seconds`)).toBeGreaterThan(0);
     expect(value(text, `${p}store_errors_total`)).toBeUndefined(); // no errors yet: no labelled sample
     expect(text).toContain(`# TYPE ${p}llm_calls_total counter`);
     expect(value(text, `${p}process_resident_memory_bytes`)).toBeGreaterThan(0);

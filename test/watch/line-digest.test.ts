@@ -57,7 +57,7 @@ describe("a watch in a LINE chat", () => {
   it("pushes only after opt-in, within the monthly cap, and keeps the rest for 「新着は？」", async () => {
     const ids = await catalog.idsFor(ENERGY);
     for (const id of ids.slice(5)) catalog.hidden.add(id);
-    await say("省エネ設備の補助金");
+    await say("省エネ設備を入れてCO2を減らしたい");
     const saved = await say("この条件で新しいのが出たら教えて");
     expect(saved).toContain("ウォッチ1を保存しました");
     expect(saved).toContain("「通知をオン」と送ったトークだけです（月1回まで）");

@@ -77,7 +77,11 @@ describe("the watch scheduler", () => {
     // A second pass at the same moment finds nothing due: the missed runs are not replayed.
     await scheduler.runDue();
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ threadKey: THREAD, newIds: all.slice(5, 10), moreCount: 2 });
+    expect(sent[0]).toMatchObject({
+      threadKey: THREAD,
+      newIds: all.slice(5, 10),
+      moreCount: all.length - 10,
+    });
     expect((await watches.list(THREAD))[0]!.nextRunAt).toBe(MONDAY_9_JST);
 
     // Checks before Monday 09:00 send nothing.

@@ -24,7 +24,7 @@ import { type FakeSlackApi, type RecordedCall, startFakeSlackApi } from "../fake
 import { changingCatalog, NOW } from "./changing-catalog.ts";
 
 const CHANNEL = "C0WATCH01";
-const QUESTION = "事業承継に使える補助金を教えて";
+const QUESTION = "省エネ設備を入れてCO2を減らしたい";
 const dir = tempDir("sc-watch-slack-");
 const catalog = changingCatalog();
 let slack: FakeSlackApi;
