@@ -88,6 +88,9 @@ describe("admin API: the servers", () => {
       .toBeGreaterThan(0);
     expect(await api.tools()).toContain("docs__echo");
     expect(JSON.stringify(await api.call("GET", ""))).not.toContain(SECRET_KEY);
+    // The change is counted in /metrics.
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toMatch(/subsidy_concierge_mcp_registry_changes_total\{action="add"\} [1-9]/);
   });
 
   it("names the field of every validation error, and answers clashes, unknown and read-only names", async () => {
