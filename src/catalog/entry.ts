@@ -131,7 +131,8 @@ export function toEntry(record: JgrantsRecord): CatalogEntry {
     catch: record.subsidy_catch_phrase ?? "",
     purpose: record.use_purpose ?? "",
     detail,
-    text: fold([title, record.subsidy_catch_phrase ?? "", record.use_purpose ?? "", detail].join("\n")),
+    // Not the purpose: its values are broad categories (「設備整備・IT導入をしたい」) that many records carry.
+    text: fold([title, record.subsidy_catch_phrase ?? "", detail].join("\n")),
     areas,
     city,
     employees: employeesOf(record.target_number_of_employees),
