@@ -54,11 +54,11 @@ describe("a watch's digest", () => {
 
   it("reminds of subsidies closing within the window, once each", async () => {
     const all = await catalog.idsFor(ENERGY);
-    const closing = await buildDigest(catalog.host, watchOf(all, { remindDays: 10 }), 1, NOW);
+    const closing = await buildDigest(catalog.host, watchOf(all, { remindDays: 30 }), 1, NOW);
     expect(closing.newIds).toEqual([]);
     expect(closing.closingIds.length).toBeGreaterThan(0);
-    expect(closing.text).toContain("締切まで10日以内のものがあります。");
-    expect(closing.text).toMatch(/あと(?:[0-9]|10)日/);
+    expect(closing.text).toContain("締切まで30日以内のものがあります。");
+    expect(closing.text).toMatch(/あと(?:[0-9]|[12][0-9]|30)日/);
     const wider = await buildDigest(catalog.host, closing.watch, 1, NOW);
     expect(wider.text).toBeNull();
   });
