@@ -68,3 +68,12 @@ export function closeJapaneseSpaces(text: string): string {
   const jp = "[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々、。「」（）・]";
   return text.replace(new RegExp(`(?<=${jp})[ \\t\\u3000]+(?=${jp})`, "gu"), "");
 }
+
+/** A folded word as the user wrote it (「it導入」 → 「IT導入」), when it occurs in their text; else as is. */
+export function asWritten(word: string, text: string): string {
+  const written = text.normalize("NFKC");
+  const at = written.toLowerCase().indexOf(word);
+  return at >= 0 && written.length === written.toLowerCase().length
+    ? written.slice(at, at + word.length)
+    : word;
+}

@@ -5,6 +5,7 @@
  */
 import { areaFilter, findArea, findCity } from "../catalog/areas.ts";
 import { analyseQuery } from "../catalog/query.ts";
+import { asWritten } from "../catalog/text.ts";
 import type { SearchConditions, ToolCall } from "../types.ts";
 import { deadlineWindow, employeeCount, type QuestionFilters } from "./filters.ts";
 
@@ -20,7 +21,7 @@ export function findConditions(question: string, filters: QuestionFilters): Sear
   const place = areaFilter(findArea(question).area ?? undefined, city);
   const count = employeeCount(question);
   const c: SearchConditions = {
-    keywords: own.map((n) => n.from).slice(0, 4),
+    keywords: own.map((n) => asWritten(n.from, question)).slice(0, 4),
     query: question.trim(),
     acceptance: filters.acceptance ?? "1",
   };

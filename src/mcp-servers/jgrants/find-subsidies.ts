@@ -7,6 +7,7 @@
 import { areaFilter } from "../../catalog/areas.ts";
 import { type Catalog, matchedWords } from "../../catalog/catalog.ts";
 import type { CatalogFilters } from "../../catalog/filters.ts";
+import { asWritten } from "../../catalog/text.ts";
 import { portalUrl, toListItem } from "./records.ts";
 import { jstDate } from "./search-result.ts";
 import type { DataSourceInfo, ToolPayload } from "./types.ts";
@@ -124,7 +125,7 @@ export function findSubsidies(
     score: Math.round(hit.score * 100) / 100,
     fits: hit.fits === true,
     coverage: Math.round(hit.coverage * 100) / 100,
-    matched_terms: matchedWords(hit.matched),
+    matched_terms: matchedWords(hit.matched).map((w) => asWritten(w, read.query)),
     snippet: hit.snippet ?? null,
     rounds: hit.rounds,
   }));
@@ -143,7 +144,7 @@ export function findSubsidies(
       closes_by: read.filters.closesBy ? jstDate(read.filters.closesBy) : null,
       include_closed: read.filters.includeClosed === true,
     },
-    query_terms: result.concepts.map((c) => c.from),
+    query_terms: result.concepts.map((c) => asWritten(c.from, read.query)),
     data_source: dataSource,
   };
 }
