@@ -17,7 +17,7 @@ import { createScheduler } from "./schedule.ts";
 import type { CatalogSettings } from "./settings.ts";
 import { mergeListItem, storedDetail, stripAttachments } from "./strip.ts";
 import { abortableSleep, withSyncLock } from "./sync-lock.ts";
-import { runSync } from "./sync-run.ts";
+import { runSync, ZERO_COUNTS } from "./sync-run.ts";
 import type { CatalogMeta, CatalogRow, CatalogStore, LiveCatalog, SyncReport } from "./types.ts";
 
 export interface LiveCatalogDeps {
@@ -44,15 +44,7 @@ function seedRow(record: JgrantsRecord): CatalogRow {
   return { id: record.id, record: stripAttachments(record), origin: "snapshot", ...empty };
 }
 
-const EMPTY_REPORT = {
-  listed: 0,
-  fetched: 0,
-  failedDetails: 0,
-  added: 0,
-  markedMissing: 0,
-  dropped: 0,
-  ms: 0,
-};
+const EMPTY_REPORT = { ...ZERO_COUNTS, ms: 0 };
 
 /** Least timeout of one sync request. */
 const SYNC_TIMEOUT_MS = 60_000;

@@ -30,18 +30,20 @@ function detailOf(data: unknown): Record<string, unknown> | undefined {
   return record && typeof record === "object" ? (record as Record<string, unknown>) : undefined;
 }
 
+/** The counters of a sync report before anything happened. */
+export const ZERO_COUNTS = {
+  listed: 0,
+  fetched: 0,
+  failedDetails: 0,
+  added: 0,
+  markedMissing: 0,
+  dropped: 0,
+} as const;
+
 /** Runs the sync; never throws for API trouble (it ends "partial" with the error). */
 export async function runSync(options: SyncRunOptions): Promise<Omit<SyncReport, "ms">> {
   const { store, rows, now } = options;
-  const report: Omit<SyncReport, "ms"> = {
-    outcome: "done",
-    listed: 0,
-    fetched: 0,
-    failedDetails: 0,
-    added: 0,
-    markedMissing: 0,
-    dropped: 0,
-  };
+  const report: Omit<SyncReport, "ms"> = { outcome: "done", ...ZERO_COUNTS };
   const found = await enumerate(options.get, options.keywords, now());
   report.listed = found.items.size;
   const at = now();
