@@ -1,5 +1,6 @@
 /** Gathers subsidies from tool results across rounds: search hits in order, details merged in. */
 
+import { NEAREST_SHOWN } from "../catalog/catalog.ts";
 import { rerank } from "../catalog/rerank.ts";
 import type { PlanFocus } from "../planner/planner.ts";
 import { mergeSubsidy, readDetailResult, readSearchResult } from "../subsidies/index.ts";
@@ -147,12 +148,9 @@ export function sortSubsidies(
     .map(({ s }) => s);
 }
 
-/** At most this many nearest subsidies are shown when nothing clearly fits (labelled as such). */
-export const WEAK_SHOWN = 3;
-
 /** How many subsidies a search answer shows: n, at most three nearest ones when the fit is weak. */
 export function shownLimit(collected: Collected, n: number): number {
-  return collected.match === "weak" ? Math.min(n, WEAK_SHOWN) : n;
+  return collected.match === "weak" ? Math.min(n, NEAREST_SHOWN) : n;
 }
 
 /**

@@ -210,6 +210,16 @@ function queryTokens(tokenize: (text: string) => string[]): (text: string) => st
   };
 }
 
+/** When nothing clearly fits, at most this many nearest hits are shown (labelled as such). */
+export const NEAREST_SHOWN = 3;
+
+/** The hits a search answer shows: those that fit, or the nearest few when none does. */
+export function shownHits(result: FindResult, limit: number): RankedHit[] {
+  return result.match === "good"
+    ? result.hits.filter((h) => h.fits).slice(0, limit)
+    : result.hits.slice(0, Math.min(NEAREST_SHOWN, limit));
+}
+
 /** The words of a hit to show (「電子カルテ」に一致): the user's own words it matched, most telling first. */
 export function matchedWords(matched: Concept[]): string[] {
   const own = matched.filter((c) => c.own).map((c) => c.from);

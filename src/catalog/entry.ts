@@ -5,8 +5,9 @@
  */
 import { acceptanceEnd, acceptanceStart } from "../mcp-servers/jgrants/records.ts";
 import type { JgrantsRecord } from "../mcp-servers/jgrants/types.ts";
+import { tightenCjk } from "../subsidies/text.ts";
 import { PREFECTURES, prefectureOfCity } from "./areas.ts";
-import { closeJapaneseSpaces, fold } from "./text.ts";
+import { fold } from "./text.ts";
 
 export interface CatalogEntry {
   id: string;
@@ -118,7 +119,7 @@ export function toEntry(record: JgrantsRecord): CatalogEntry {
   let areas = split(record.target_area_search);
   const raw = typeof record._detail_text === "string" ? record._detail_text : (record.detail ?? "");
   const detailText = typeof raw === "string" ? stripTags(raw) : "";
-  const detail = closeJapaneseSpaces(detailText.replace(/https?:\/\/\S+/g, " ")).slice(0, DETAIL_MAX_CHARS);
+  const detail = tightenCjk(detailText.replace(/https?:\/\/\S+/g, " ")).slice(0, DETAIL_MAX_CHARS);
   const title = record.title ?? "";
   const { key, label } = groupKeyOf(title);
   const city = cityOf(record, areas);

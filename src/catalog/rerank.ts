@@ -5,7 +5,7 @@
  */
 import type { JgrantsRecord } from "../mcp-servers/jgrants/types.ts";
 import type { MatchQuality, Subsidy } from "../types.ts";
-import { createCatalog, matchedWords } from "./catalog.ts";
+import { createCatalog, matchedWords, shownHits } from "./catalog.ts";
 import type { CatalogRecordSource } from "./record-source.ts";
 
 export interface Reranked {
@@ -49,7 +49,7 @@ export function rerank(candidates: Subsidy[], question: string, now: Date): Rera
     { includeClosed: true },
     records.length,
   );
-  const chosen = result.match === "good" ? result.hits.filter((h) => h.fits) : result.hits.slice(0, 3);
+  const chosen = shownHits(result, records.length);
   return {
     ids: chosen.map((h) => h.entry.id),
     match: result.match,

@@ -60,15 +60,6 @@ export function tokenizerOf(name: AnalyzerName): (text: string) => string[] {
   };
 }
 
-/**
- * Removes the spaces an HTML-to-text step leaves between Japanese characters (「全 国」→「全国」),
- * keeping those between Latin words.
- */
-export function closeJapaneseSpaces(text: string): string {
-  const jp = "[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々、。「」（）・]";
-  return text.replace(new RegExp(`(?<=${jp})[ \\t\\u3000]+(?=${jp})`, "gu"), "");
-}
-
 /** A folded word as the user wrote it (「it導入」 → 「IT導入」), when it occurs in their text; else as is. */
 export function asWritten(word: string, text: string): string {
   const written = text.normalize("NFKC");

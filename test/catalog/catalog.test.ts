@@ -4,7 +4,8 @@ import { createCatalog } from "../../src/catalog/catalog.ts";
 import { toEntry } from "../../src/catalog/entry.ts";
 import { analyseQuery } from "../../src/catalog/query.ts";
 import { snapshotRecordSource } from "../../src/catalog/record-source.ts";
-import { bigrams, closeJapaneseSpaces, fold } from "../../src/catalog/text.ts";
+import { bigrams, fold } from "../../src/catalog/text.ts";
+import { tightenCjk } from "../../src/subsidies/text.ts";
 
 const now = () => new Date("2026-08-22T12:00:00+09:00");
 const catalog = createCatalog(snapshotRecordSource(), { now });
@@ -25,7 +26,7 @@ describe("text analysis", () => {
   it("reads everyday phrases as the need they state, and removes spaces inside Japanese words", () => {
     const needs = analyseQuery("人が足りないので困っています");
     expect(needs.flatMap((n) => n.alternatives.map((a) => a.text))).toContain("人材確保");
-    expect(closeJapaneseSpaces("全 国の 事業者 and Wi-Fi 環境")).toBe("全国の事業者 and Wi-Fi 環境");
+    expect(tightenCjk("全 国の 事業者 and Wi-Fi 環境")).toBe("全国の事業者 and Wi-Fi 環境");
   });
 });
 

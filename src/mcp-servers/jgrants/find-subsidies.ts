@@ -5,7 +5,7 @@
  * hits fit (`match`: good | weak | none).
  */
 import { areaFilter } from "../../catalog/areas.ts";
-import { type Catalog, matchedWords } from "../../catalog/catalog.ts";
+import { type Catalog, matchedWords, shownHits } from "../../catalog/catalog.ts";
 import type { CatalogFilters } from "../../catalog/filters.ts";
 import { asWritten } from "../../catalog/text.ts";
 import { portalUrl, toListItem } from "./records.ts";
@@ -109,11 +109,7 @@ export function findSubsidies(
   if ("error" in read) return { error: read.error };
   const result = catalog.find(read.query, read.filters, read.all ? read.limit : Math.max(read.limit, 50));
   // Only what fits; when nothing does, the three nearest ones, which `match: "weak"` labels as such.
-  const chosen = read.all
-    ? result.hits
-    : result.match === "good"
-      ? result.hits.filter((h) => h.fits).slice(0, read.limit)
-      : result.hits.slice(0, Math.min(3, read.limit));
+  const chosen = read.all ? result.hits : shownHits(result, read.limit);
   const subsidies = chosen.map((hit) => ({
     ...toListItem(hit.entry.record),
     subsidy_catch_phrase: hit.entry.record.subsidy_catch_phrase ?? null,

@@ -1,6 +1,7 @@
 /** Loads the bundled snapshot (data/subsidies.json) once and pre-computes normalised search text. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { fold } from "../../catalog/text.ts";
 import type { JgrantsRecord } from "./types.ts";
 
 /** The snapshot file bundled with the server. */
@@ -20,9 +21,7 @@ export interface Snapshot {
 }
 
 /** NFKC normalisation plus case folding, as the API matches keywords (IoT = ＩｏＴ = iot, ｶﾀｶﾅ = カタカナ). */
-export function foldText(text: string): string {
-  return text.normalize("NFKC").toLowerCase();
-}
+export const foldText: (text: string) => string = fold;
 
 /** A record with its search text: title, catch phrase and detail text, folded, links removed. */
 export function indexRecord(record: JgrantsRecord): IndexedRecord {
