@@ -1,5 +1,5 @@
 // After `tsc -p tsconfig.build.json`: copies the files the compiled code reads next to itself
-// (the web chat page and the bundled jGrants data) into dist/, mirroring the source layout.
+// (the web chat page, the synonym table and the bundled jGrants data) into dist/, mirroring the source layout.
 import { cpSync, existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -9,6 +9,7 @@ const out = resolve(root, process.argv[2] ?? "dist");
 const data = "src/mcp-servers/jgrants/data";
 const copies = [
   "adapters/web/public",
+  "src/catalog/data/sudachi-synonyms.txt",
   ...readdirSync(join(root, data))
     .filter((name) => name.endsWith(".json"))
     .map((name) => `${data}/${name}`),

@@ -55,6 +55,8 @@ export interface CatalogOptions {
 interface Built {
   version: number;
   entries: Map<string, CatalogEntry>;
+  /** The entries by document number in the index. */
+  byDoc: CatalogEntry[];
   index: Bm25Index;
 }
 
@@ -73,10 +75,9 @@ function build(source: CatalogRecordSource, analyzer: AnalyzerName): Built {
     const entry = toEntry(record);
     entries.set(entry.id, entry);
   }
-  index.addAll(
-    [...entries.values()].map((e) => ({ id: e.id, fields: [e.title, e.catch, e.purpose, e.detail] })),
-  );
-  return { version, entries, index };
+  const byDoc = [...entries.values()];
+  index.addAll(byDoc.map((e) => ({ id: e.id, fields: [e.title, e.catch, e.purpose, e.detail] })));
+  return { version, entries, byDoc, index };
 }
 
 /** Creates a catalog over a record source; the index is built now and rebuilt on change. */
@@ -91,21 +92,18 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
   };
 
   function find(query: string, filters: CatalogFilters = {}, limit = 10): FindResult {
-    const { entries, index } = current();
+    const { byDoc, index } = current();
     const at = filters.openOn ?? now().getTime();
     const concepts = analyseQuery(query);
-    const allowed = new Set<string>();
-    for (const entry of entries.values()) if (passes(entry, filters, at)) allowed.add(entry.id);
+    const allowed = new Uint8Array(byDoc.length);
+    for (let d = 0; d < byDoc.length; d++) if (passes(byDoc[d]!, filters, at)) allowed[d] = 1;
     const ranked = rank(
       index,
-      (id, titleOnly) => {
-        const e = entries.get(id);
-        return (titleOnly ? e && fold(e.title) : e?.text) ?? "";
-      },
+      (d, titleOnly) => (titleOnly ? fold(byDoc[d]!.title) : byDoc[d]!.text),
       tokenizerOf(analyzer),
       concepts,
       allowed,
-    ).map((s) => ({ ...s, entry: entries.get(s.id)! }));
+    ).map(({ doc, ...s }) => ({ ...s, entry: byDoc[doc]! }));
     const groups = groupHits(ranked);
     const best = groups[0];
     const match = !best ? "none" : best.coverage >= floor ? "good" : "weak";
@@ -135,21 +133,20 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
  */
 function rank(
   index: Bm25Index,
-  textOf: (id: string, titleOnly: boolean) => string,
+  textOf: (doc: number, titleOnly: boolean) => string,
   tokenize: (text: string) => string[],
   concepts: Concept[],
-  allowed: Set<string>,
-): Array<{ id: string; score: number; coverage: number; matched: Concept[] }> {
-  const altScores = new Map<string, Map<string, number>>();
+  allowed: Uint8Array,
+): Array<{ doc: number; score: number; coverage: number; matched: Concept[] }> {
+  const altScores = new Map<string, { docs: Int32Array; scores: Float64Array }>();
   const query = queryTokens(tokenize);
-  const scoresOf = (text: string): Map<string, number> => {
+  const scoresOf = (text: string) => {
     let found = altScores.get(text);
     if (found) return found;
     const tokens = query(text);
-    const scores = index.search(tokens, (id) => allowed.has(id));
-    found = new Map();
+    found = index.search(tokens, allowed);
     const n = Math.max(1, new Set(tokens).size);
-    for (const [id, score] of scores) found.set(id, score / n);
+    for (let c = 0; c < found.scores.length; c++) found.scores[c]! /= n;
     altScores.set(text, found);
     return found;
   };
@@ -167,37 +164,53 @@ function rank(
     }
     return value;
   };
-  const docs = new Map<string, { score: number; own: number; matched: Concept[] }>();
-  for (const need of concepts) {
-    const best = new Map<string, { value: number; cover: number }>();
+  // Per document number: its summed score, its share of the question's own need, the needs it meets.
+  const score = new Float64Array(total);
+  const own = new Float64Array(total);
+  const matched = new Map<number, Concept[]>();
+  // Per need, each document's best alternative: its value and how literally it meets the need.
+  const bestValue = new Float64Array(total);
+  const bestCover = new Float64Array(total);
+  const seenIn = new Int32Array(total);
+  concepts.forEach((need, k) => {
+    const inNeed: number[] = [];
     for (const alt of need.alternatives) {
-      for (const [id, score] of scoresOf(alt.text)) {
-        const have = best.get(id) ?? { value: 0, cover: 0 };
-        have.value = Math.max(have.value, score * alt.weight);
+      const { docs, scores } = scoresOf(alt.text);
+      for (let c = 0; c < docs.length; c++) {
+        const d = docs[c]!;
+        if (seenIn[d] !== k + 1) {
+          seenIn[d] = k + 1;
+          bestValue[d] = 0;
+          bestCover[d] = 0;
+          inNeed.push(d);
+        }
+        bestValue[d] = Math.max(bestValue[d]!, scores[c]! * alt.weight);
         // Its tokens all occur, but does the word itself? (「IT導入」 is not met by "IT" here and 導入 there.)
         // A programme the user named is met by that programme, not by another one that mentions it.
-        const literal = textOf(id, need.named === true).includes(alt.text);
-        have.cover = Math.max(have.cover, literal ? alt.cover : alt.cover * 0.3);
-        best.set(id, have);
+        const literal = textOf(d, need.named === true).includes(alt.text);
+        bestCover[d] = Math.max(bestCover[d]!, literal ? alt.cover : alt.cover * 0.3);
       }
     }
-    for (const [id, { value, cover }] of best) {
-      const doc = docs.get(id) ?? { score: 0, own: 0, matched: [] };
-      doc.score += value * need.weight;
-      if (need.own) doc.own += need.weight * cover * spec(need);
-      doc.matched.push(need);
-      docs.set(id, doc);
+    for (const d of inNeed) {
+      score[d]! += bestValue[d]! * need.weight;
+      if (need.own) own[d]! += need.weight * bestCover[d]! * spec(need);
+      const needs = matched.get(d);
+      if (needs) needs.push(need);
+      else matched.set(d, [need]);
     }
-  }
+  });
   const ownTotal = concepts.filter((c) => c.own).reduce((sum, c) => sum + c.weight * spec(c), 0);
-  return [...docs.entries()]
-    .map(([id, d]) => ({
-      id,
+  return [...matched.entries()]
+    .map(([doc, needs]) => {
+      const coverage = ownTotal > 0 ? own[doc]! / ownTotal : 0;
       // A record that meets the point of the question ranks above one that only scores on its edges.
-      score: d.score * (COVERAGE_BASE + (1 - COVERAGE_BASE) * (ownTotal > 0 ? d.own / ownTotal : 0)),
-      coverage: ownTotal > 0 ? d.own / ownTotal : 0,
-      matched: d.matched,
-    }))
+      return {
+        doc,
+        score: score[doc]! * (COVERAGE_BASE + (1 - COVERAGE_BASE) * coverage),
+        coverage,
+        matched: needs,
+      };
+    })
     .sort((a, b) => b.score - a.score);
 }
 

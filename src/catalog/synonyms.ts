@@ -3,50 +3,13 @@
  * WorksApplications / azu) for general words, plus the domain table (domain-terms.ts) for subsidy
  * vocabulary and the everyday phrases owners use for it. Expanded words weigh less than the user's own.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { DOMAIN_TERMS, type DomainTerm, domainTermOf } from "./domain-terms.ts";
+import { sudachiWords } from "./sudachi.ts";
 import { fold } from "./text.ts";
-
-interface SudachiItem {
-  midashi: string;
-  expandControl: 0 | 1 | 2;
-}
-
-let sudachi: Map<string, string[]> | undefined;
-
-/** word → the other words of its synonym groups (loaded once, on first use: about 26,000 groups). */
-function sudachiTable(): Map<string, string[]> {
-  if (sudachi) return sudachi;
-  const require = createRequire(import.meta.url);
-  const file = join(
-    dirname(require.resolve("sudachi-synonyms-dictionary")),
-    "sudachi-synonyms-dictionary.json",
-  );
-  const groups = JSON.parse(readFileSync(file, "utf8")) as Array<{ items: SudachiItem[] }>;
-  const table = new Map<string, string[]>();
-  for (const group of groups) {
-    const usable = group.items.filter((i) => i.expandControl !== 2);
-    const words = [...new Set(usable.map((i) => fold(i.midashi)))].filter(
-      (w) => [...w].length >= 2 && !/\s/.test(w),
-    );
-    for (const item of usable) {
-      // expandControl 1: reachable from the group, but never a trigger itself.
-      if (item.expandControl !== 0) continue;
-      const own = fold(item.midashi);
-      const others = words.filter((w) => w !== own);
-      if (others.length === 0) continue;
-      table.set(own, [...new Set([...(table.get(own) ?? []), ...others])]);
-    }
-  }
-  sudachi = table;
-  return table;
-}
 
 /** Sudachi synonyms of a word (at most `max`, Japanese spellings first). */
 export function sudachiSynonyms(word: string, max = 6): string[] {
-  const all = sudachiTable().get(fold(word)) ?? [];
+  const all = sudachiWords(word);
   const japanese = all.filter((w) => !/^[a-z0-9 .'-]+$/.test(w));
   const latin = all.filter((w) => /^[a-z0-9.'-]+$/.test(w) && w.length >= 2);
   // Two-kana clippings (エネ, メンテ) match inside every longer word that contains them.

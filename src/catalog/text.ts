@@ -20,16 +20,20 @@ export function latinWords(folded: string): string[] {
   return (folded.match(LATIN_WORD) ?? []).filter((w) => w.length >= 2);
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Overlapping character bigrams of every Japanese run (a one-character run is kept as it is). */
-export function bigrams(folded: string): string[] {
-  const out: string[] = [];
+export function bigrams(folded: string, out: string[] = []): string[] {
   for (const run of folded.match(JAPANESE_RUN) ?? []) {
-    const chars = [...run];
-    if (chars.length === 1) {
+    // Characters beyond the BMP (rare kanji) take two code units: split those runs by code point.
+    const chars = SURROGATE.test(run) ? [...run] : null;
+    const length = chars ? chars.length : run.length;
+    if (length === 1) {
       out.push(run);
       continue;
     }
-    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+    for (let i = 0; i + 1 < length; i++)
+      out.push(chars ? chars[i]! + chars[i + 1]! : run.substring(i, i + 2));
   }
   return out;
 }
@@ -54,7 +58,7 @@ export function tokenizerOf(name: AnalyzerName): (text: string) => string[] {
   return (text) => {
     const folded = fold(text);
     const latin = latinWords(folded);
-    if (name === "bigram") return [...latin, ...bigrams(folded)];
+    if (name === "bigram") return bigrams(folded, latin);
     if (name === "icu") return [...latin, ...icuWords(folded)];
     return [...latin, ...icuWords(folded), ...bigrams(folded)];
   };
