@@ -2,7 +2,12 @@
  * The platform-agnostic agent: one turn = lock the thread, load history, run the loop, compose the
  * answer, remember the turn. Adapters call `handle()`; it always resolves with a Reply the user can read.
  */
-import { type Answerer, type AnswerOutput, TEMPLATE_FALLBACK_NOTE } from "../answer/answerer.ts";
+import {
+  type Answerer,
+  type AnswerOutput,
+  MAX_CANDIDATES,
+  TEMPLATE_FALLBACK_NOTE,
+} from "../answer/answerer.ts";
 import { AppError, describeError } from "../errors.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import type { Planner } from "../planner/planner.ts";
@@ -236,6 +241,13 @@ export function createAgent(deps: AgentDeps): Agent {
     const match =
       focus.kind === "detail" ? undefined : (collected.match ?? (listed.length > 0 ? "good" : "none"));
     const suggestions = match && match !== "good" ? suggestionsFor(conditions) : [];
+    // A plain search that fits: an LLM answerer may choose and order among the best ranked hits.
+    const choose = focus.kind === "search" && !conditions?.sort && match === "good" && listed.length > 0;
+    const candidates = choose ? selectShown(collected, focus, conditions, MAX_CANDIDATES, keep) : undefined;
+    const detailsOf = async (ids: string[]) => {
+      await loop.fetchDetails(ids);
+      return ids.map((id) => collected.get(id)).filter((s) => s !== undefined);
+    };
     const answerInput = {
       match,
       suggestions,
@@ -258,6 +270,7 @@ export function createAgent(deps: AgentDeps): Agent {
       notes,
       now,
       startedAt: started,
+      ...(candidates ? { candidates, detailsOf } : {}),
     };
     // "Composing" once the details are in: until then the progress line counts them (3/5).
     const counts =
@@ -285,7 +298,8 @@ export function createAgent(deps: AgentDeps): Agent {
       composed.degraded = describeError(error);
     }
 
-    const shown = await detailed;
+    // The subsidies the answer chose, or the search's top ones.
+    const shown = composed.subsidies ?? (await detailed);
     // The answerer fell back to the template on its own: say so once (the planner's fallback has its note).
     const fallbackNote = composed.fallbackNote ?? TEMPLATE_FALLBACK_NOTE;
     if (composed.degraded && !loop.degraded && !notes.includes(fallbackNote)) notes.push(fallbackNote);

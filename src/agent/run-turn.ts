@@ -67,6 +67,11 @@ export interface LoopOutput {
   summaries: Map<ToolResult, CallSummary>;
   /** Settles when the last round's detail fetches are done (results and plan are complete then). */
   detailsPending: Promise<void>;
+  /**
+   * Fetches the details of these hits when they lack them (after detailsPending; within the tool-call
+   * limit): for subsidies the answer chose beyond the top ones.
+   */
+  fetchDetails(ids: string[]): Promise<void>;
   /** The first search, when it found nothing and broader searches found the hits (the answer says so). */
   broadenedFrom?: { keywords: string[]; area?: string };
 }
@@ -226,6 +231,19 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     break;
   }
   if (round >= limits.maxRounds && collected.size === 0 && !limitHit) limitHit = "rounds";
+  const fetchDetails = async (ids: string[]): Promise<void> => {
+    await detailsPending.catch(() => undefined);
+    const missing = ids.filter((id) => collected.get(id) && !collected.get(id)?.detailed);
+    if (missing.length === 0 || input.signal?.aborted) return;
+    const calls = missing.map<ToolCall>((id) => ({
+      server: jgrantsServer(input.tools),
+      tool: DETAIL_TOOL,
+      args: { subsidy_id: id },
+      reason: "回答で紹介する補助金の補助率・対象などを確認するため",
+    }));
+    round += 1;
+    await run(calls, round);
+  };
   return {
     collected,
     conditions,
@@ -240,6 +258,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     limitHit,
     summaries,
     detailsPending,
+    fetchDetails,
     broadenedFrom: collected.size > 0 ? broadenedFrom : undefined,
   };
 }

@@ -7,6 +7,9 @@
 import type { PlanFocus } from "../planner/planner.ts";
 import type { DataSource, HistoryTurn, MatchQuality, SearchConditions, Subsidy } from "../types.ts";
 
+/** At most this many ranked candidates are offered to an answerer to choose from. */
+export const MAX_CANDIDATES = 10;
+
 export interface AnswerInput {
   question: string;
   /** The subsidies to show, in order (already limited to what should be shown). */
@@ -32,6 +35,13 @@ export interface AnswerInput {
   suggestions?: string[];
   /** When the turn began (epoch ms): an LLM answerer measures the turn's time budget from it. */
   startedAt?: number;
+  /**
+   * A plain search (no order asked for) with a good fit: the ranked candidates, `subsidies` first, that
+   * an LLM answerer may choose and order among by id. Ids not among them are ignored.
+   */
+  candidates?: Subsidy[];
+  /** The chosen candidates with their details, in the order given (details fetched when missing). */
+  detailsOf?: (ids: string[]) => Promise<Subsidy[]>;
 }
 
 export interface AnswerOutput {
@@ -42,6 +52,8 @@ export interface AnswerOutput {
   degraded?: string;
   /** The note the fallback answer states (TEMPLATE_FALLBACK_NOTE unless said otherwise). */
   fallbackNote?: string;
+  /** The subsidies the answer shows, when the answerer chose them among the candidates. */
+  subsidies?: Subsidy[];
 }
 
 export interface Answerer {

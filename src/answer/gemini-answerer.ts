@@ -18,7 +18,13 @@ import { promptFor } from "../llm/system-prompt.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import { type Answerer, type AnswerInput, type AnswerOutput, TEMPLATE_FALLBACK_NOTE } from "./answerer.ts";
-import { buildAnswerPrompt, renderAnswerTail } from "./gemini-answer-prompt.ts";
+import {
+  buildAnswerPrompt,
+  CHOICE_PREFIX,
+  choosable,
+  parseChoice,
+  renderAnswerTail,
+} from "./gemini-answer-prompt.ts";
 import { createProseGate } from "./prose-gate.ts";
 import { createProseGuard, GUARD_NOTE } from "./prose-guard.ts";
 import { createTemplateAnswerer } from "./template-answerer.ts";
@@ -54,7 +60,9 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
       let reason: string;
       // The guard may stop the stream; the caller's signal stops it too.
       const stream = scopedSignal({ follow: [signal] });
-      const context = { ...input, asOf: input.source?.asOf };
+      const candidates = choosable(input);
+      // The prose may speak of any candidate; figures and links are still checked against their data.
+      const context = { ...input, subsidies: candidates ?? input.subsidies, asOf: input.source?.asOf };
       const gate = createProseGate(
         (text) => guard(text, context),
         (text) => {
@@ -63,6 +71,39 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
         },
         () => stream.abort(new Error("prose rejected by the guard")),
       );
+      // With candidates, the reply's first line names the chosen ones (「ORDER: id id」): it is read here,
+      // never shown, and the prose after it goes through the gate.
+      let header: string | null = candidates ? "" : null;
+      let choice: string[] | null = null;
+      let prose = "";
+      const toGate = (text: string) => {
+        prose += text;
+        gate.push(text);
+      };
+      const readHeader = (line: string) => {
+        choice = parseChoice(line, candidates ?? [], input.subsidies.length);
+        header = null;
+      };
+      const onModelDelta = (delta: string) => {
+        if (header === null) return toGate(delta);
+        header += delta;
+        const head = header.trimStart().toUpperCase();
+        const maybeChoice =
+          head.length >= CHOICE_PREFIX.length
+            ? head.startsWith(CHOICE_PREFIX)
+            : CHOICE_PREFIX.startsWith(head);
+        if (!maybeChoice) {
+          // No choice line: the search's order stands and everything is prose.
+          const text = header;
+          header = null;
+          return toGate(text);
+        }
+        const newline = header.indexOf("\n");
+        if (newline < 0) return;
+        const rest = header.slice(newline + 1).replace(/^\s+/, "");
+        readHeader(header.slice(0, newline));
+        if (rest) toGate(rest);
+      };
       try {
         const result = await client.generateStream(
           {
@@ -73,19 +114,25 @@ export function createGeminiAnswerer(options: GeminiAnswererOptions): Answerer {
           {
             signal: stream.signal,
             deadline: (input.startedAt ?? Date.now()) + options.config.turnBudgetMs,
-            onDelta: gate.push,
+            onDelta: onModelDelta,
           },
         );
         llmCalls = result.attempts;
         promptBytes = result.promptBytes;
-        const intro = result.text.trim();
+        if (header !== null) readHeader(header);
+        const intro = (candidates ? prose : result.text).trim();
         const violation = intro ? gate.finish() : null;
         if (intro && !violation) {
           // The prose may have started before the details arrived; the facts wait for them.
-          const final = input.detailed ? { ...input, subsidies: await input.detailed } : input;
-          const tail = `\n\n${renderAnswerTail(final)}`;
+          const chosen: string[] | null = choice;
+          const shown = chosen
+            ? await input.detailsOf!(chosen)
+            : input.detailed
+              ? await input.detailed
+              : input.subsidies;
+          const tail = `\n\n${renderAnswerTail({ ...input, subsidies: shown })}`;
           onDelta?.(tail);
-          return { text: `${intro}${tail}`, llmCalls, promptBytes };
+          return { text: `${intro}${tail}`, llmCalls, promptBytes, ...(chosen ? { subsidies: shown } : {}) };
         }
         reason = violation
           ? `gemini: prose rejected (${violation.rule})`

@@ -128,3 +128,81 @@ describe("gemini answerer", () => {
     expect(out.degraded).toMatch(/malformed response/);
   });
 });
+
+describe("gemini answerer choosing among ranked candidates", () => {
+  const candidates = Array.from({ length: 10 }, (_, k) =>
+    sampleSubsidy(k + 1, { detailed: k < 5, rate: k < 5 ? "1/2 以内" : null }),
+  );
+  /** The candidates' details, as the agent fetches them: records each request. */
+  function withDetails() {
+    const asked: string[][] = [];
+    const detailsOf = async (ids: string[]) => {
+      asked.push(ids);
+      return ids.map((id) => ({ ...candidates.find((s) => s.id === id)!, detailed: true, rate: "2/3 以内" }));
+    };
+    return { asked, input: answerInput({ subsidies: candidates.slice(0, 5), candidates, detailsOf }) };
+  }
+
+  it("shows the candidates the model chose, in its order, with facts from their detailed data", async () => {
+    const [first, seventh, second] = [candidates[0]!, candidates[6]!, candidates[1]!];
+    // The choice line arrives split over chunks; an unknown id and a repeated one are ignored.
+    const { answerer, fake } = await answererWith([
+      {
+        text: [
+          "ORD",
+          `ER: ${seventh.id} a0WUNKNOWN0000000 ${second.id}`,
+          ` ${seventh.id}\n`,
+          "1番目はご質問の設備投資に最も合う補助金です。",
+          "2番目もご検討ください。",
+        ],
+      },
+    ]);
+    const deltas: string[] = [];
+    const { asked, input } = withDetails();
+    const out = await answerer.compose(input, { onDelta: (d) => deltas.push(d) });
+
+    expect(out.subsidies?.map((s) => s.id)).toEqual([seventh.id, second.id]);
+    expect(asked).toEqual([[seventh.id, second.id]]);
+    expect(out.text).not.toContain("ORDER");
+    expect(deltas.join("")).toBe(out.text);
+    expect(
+      out.text.startsWith("1番目はご質問の設備投資に最も合う補助金です。2番目もご検討ください。\n\n"),
+    ).toBe(true);
+    const detailed = out.subsidies!;
+    expect(out.text).toContain(renderSubsidyFacts(detailed[0]!, 1, true));
+    expect(out.text).toContain(renderSubsidyFacts(detailed[1]!, 2, false));
+    expect(out.text).not.toContain(`${first.title}`);
+    expect(out.text).toContain(`他に${input.totalCount - 2}件`);
+    // The prompt lists every candidate by id and asks for the choice line.
+    const prompt = fake.requests[0]?.text ?? "";
+    for (const s of candidates) expect(prompt).toContain(s.id);
+    expect(prompt).toContain("First line: ORDER:");
+  });
+
+  it("keeps the search's order when the model writes no choice line, or names no candidate", async () => {
+    for (const text of [
+      ["ご質問に合う補助金をご紹介します。"],
+      ["ORDER: a0WUNKNOWN0000000\n", "ご質問に合う補助金をご紹介します。"],
+    ]) {
+      const { answerer } = await answererWith([{ text }]);
+      const { asked, input } = withDetails();
+      const out = await answerer.compose(input);
+      expect(out.subsidies).toBeUndefined();
+      expect(asked).toEqual([]);
+      expect(out.text.startsWith("ご質問に合う補助金をご紹介します。\n\n")).toBe(true);
+      for (const [i, s] of input.subsidies.entries())
+        expect(out.text).toContain(renderSubsidyFacts(s, i + 1, i === 0));
+      await fake?.close();
+      fake = undefined;
+    }
+  });
+
+  it("falls back to the template in the search's order when the model gives only the choice line", async () => {
+    const { answerer } = await answererWith([{ text: `ORDER: ${candidates[3]!.id}` }]);
+    const { input } = withDetails();
+    const out = await answerer.compose(input);
+    expect(out.degraded).toEqual(expect.any(String));
+    expect(out.subsidies).toBeUndefined();
+    expect(out.text).toContain(renderSubsidyFacts(input.subsidies[0]!, 1, true));
+  });
+});

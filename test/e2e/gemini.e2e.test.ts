@@ -9,7 +9,7 @@ import { type FakeGemini, type FakeGeminiReply, startFakeGemini } from "../fakes
 import type { Json } from "../helpers/json.ts";
 import { getJson, idsOf, postChat } from "./support/chat.ts";
 import { startGeminiApp } from "./support/gemini-app.ts";
-import { type ModelScript, modelReply } from "./support/gemini-model.ts";
+import { candidateIdsOf, type ModelScript, modelReply } from "./support/gemini-model.ts";
 
 const LAST_PROSE = "詳しくは公募要領をご確認ください。";
 const script: ModelScript = {
@@ -35,6 +35,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   outage = null;
+  script.choose = undefined;
   fake.requests.length = 0;
 });
 
@@ -138,5 +139,37 @@ describe("Gemini mode through POST /chat", () => {
     const reply = await postChat(app.url, "事業承継に使える補助金を教えて", "gemini-date-once");
     expect(reply._meta.mode).toBe("gemini");
     expect(reply.answer.split("2026-08-22時点").length - 1).toBe(1);
+  });
+
+  it("lets the model choose and order among the ranked candidates by id; facts and details from the data", async () => {
+    // The model picks the last-ranked candidate first, then the second; an id it made up is ignored.
+    script.choose = (ids) => [ids.at(-1)!, "a0WMADEUP00000000X", ids[1]!];
+    const reply = await postChat(app.url, "設備投資に使える補助金を教えて", "gemini-choose");
+    const answering = fake.requests.find((r) => r.functionNames.length === 0)!;
+    const candidates = candidateIdsOf(answering);
+    expect(candidates.length).toBeGreaterThan(5);
+    const chosen = [candidates.at(-1)!, candidates[1]!];
+
+    expect(reply._meta).toMatchObject({ mode: "gemini", llmCalls: 2 });
+    expect(idsOf(reply)).toEqual(chosen);
+    expect(reply.answer).not.toContain("ORDER");
+    expect(reply.answer).not.toContain("a0WMADEUP");
+    expect(reply.answer).toContain(script.prose[0]);
+    // The last-ranked one was not among the top details fetched at first: its details were fetched for the answer.
+    expect(reply.plan).toContainEqual(
+      expect.objectContaining({ tool: "get_subsidy_detail", args: { subsidy_id: chosen[0] } }),
+    );
+    for (const [i, s] of reply.subsidies.entries()) {
+      expect(s.detailed).toBe(true);
+      expect(reply.answer).toContain(`${i + 1}. ${s.title}`);
+      expect(reply.answer.indexOf(amountLine(s))).toBeGreaterThan(reply.answer.indexOf(LAST_PROSE));
+    }
+
+    // The thread remembers what was shown, in the model's order.
+    const follow = await postChat(app.url, "2番目の詳細は？", "gemini-choose");
+    expect(follow.plan).toEqual([
+      expect.objectContaining({ tool: "get_subsidy_detail", args: { subsidy_id: chosen[1] } }),
+    ]);
+    expect(idsOf(follow)).toEqual([chosen[1]]);
   });
 });

@@ -101,12 +101,16 @@ describe("gemini prompt size", () => {
     const answerer = createGeminiAnswerer({ config, systemPrompt });
     const input = planInput({ question: "東京都で設備投資に使える補助金を教えてください", tools });
     const step = await planner.plan(input);
+    // The agent starts the answer from the search hits (details follow), which carry no rate or summary,
+    // and offers the ten best ranked ones to choose from.
+    const candidates = Array.from({ length: 10 }, (_, k) =>
+      sampleSubsidy(k + 1, { detailed: false, rate: null, purpose: null, summary: "" }),
+    );
     const answer = await answerer.compose({
       question: input.question,
-      // The agent starts the answer from the search hits (details follow), which carry no rate or summary.
-      subsidies: Array.from({ length: 5 }, (_, k) =>
-        sampleSubsidy(k + 1, { detailed: false, rate: null, purpose: null, summary: "" }),
-      ),
+      subsidies: candidates.slice(0, 5),
+      candidates,
+      detailsOf: async (ids) => candidates.filter((s) => ids.includes(s.id)),
       totalCount: 42,
       conditions: { keywords: ["設備投資"], area: "東京都" },
       focus: { kind: "search" },
@@ -121,6 +125,7 @@ describe("gemini prompt size", () => {
     expect(step.promptBytes).toBe(planning?.bytes);
     expect(answer.promptBytes).toBe(answering?.bytes);
     expect(step.promptBytes + answer.promptBytes).toBeLessThanOrEqual(COMMON_BUDGET);
+    expect(answering?.text).toContain(candidates[9]!.id);
     // The ranked search replaces the literal one; its area takes a plain prefecture and the server adds 全国.
     expect(planning?.functionNames).toEqual(["jgrants__find_subsidies", "jgrants__get_subsidy_detail"]);
     const declarations = JSON.stringify(planning?.body?.tools);

@@ -11,6 +11,14 @@ export interface ModelScript {
   keywords: string[];
   /** Text chunks of the streamed answer prose. */
   prose: string[];
+  /** Given the candidates' ids an answer request offers (best ranked first), the ids the model chooses. */
+  choose?: (candidates: string[]) => string[];
+}
+
+/** The candidate ids an answer request lists ("a0W… | title | …" lines inside <subsidy_data>). */
+export function candidateIdsOf(request: RecordedRequest): string[] {
+  const data = request.text.split("## Candidates")[1]?.split("</subsidy_data>")[0] ?? "";
+  return [...data.matchAll(/^(\S+) \| /gm)].map((m) => m[1]!);
 }
 
 /** The user's question, as the planner prompt quotes it last ("## User question" then a JSON string). */
@@ -28,7 +36,11 @@ export function historyIdAt(request: RecordedRequest, n: number): string | undef
 /** The reply a model would give to this request. */
 export function modelReply(request: RecordedRequest, script: ModelScript): FakeGeminiReply {
   const isPlanner = request.functionNames.length > 0;
-  if (!isPlanner) return { text: script.prose };
+  if (!isPlanner) {
+    const candidates = candidateIdsOf(request);
+    if (!script.choose || candidates.length === 0) return { text: script.prose };
+    return { text: [`ORDER: ${script.choose(candidates).join(" ")}\n`, ...script.prose] };
+  }
   if (request.text.includes("## Tool results so far in this turn")) return { text: "DONE" };
   const question = questionOf(request);
   const ordinal = /(\d)番目/.exec(question);
