@@ -11,6 +11,7 @@ import { type CatalogFilters, passes } from "./filters.ts";
 import { groupHits, type RankedHit } from "./group.ts";
 import { analyseQuery, type Concept } from "./query.ts";
 import type { CatalogRecordSource } from "./record-source.ts";
+import { outOfSector, questionSectors } from "./sectors.ts";
 import { snippetOf } from "./snippet.ts";
 import { type AnalyzerName, fold, tokenizerOf } from "./text.ts";
 
@@ -21,8 +22,12 @@ export const FIELD_BOOST = { title: 3, catch: 2, purpose: 1.5, detail: 1 };
 /** Below the best hit, a hit fits when it meets this share of the floor and of the best score. */
 const FIT_SHARE = 0.8;
 const SCORE_SHARE = 0.5;
+/** How many of the top hits may lead the fit judgement. */
+const LEAD_WINDOW = 3;
 /** How much of its score a record keeps when it meets none of the question's own needs. */
 const COVERAGE_BASE = 0.4;
+/** How much of its fit a programme for another sector keeps (sectors.ts): alone, it never fits well. */
+const OTHER_SECTOR = 0.4;
 
 export interface FindResult {
   /** Ranked hits, one per programme (rounds grouped), best first. */
@@ -97,19 +102,24 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
     const concepts = analyseQuery(query);
     const allowed = new Uint8Array(byDoc.length);
     for (let d = 0; d < byDoc.length; d++) if (passes(byDoc[d]!, filters, at)) allowed[d] = 1;
+    const sectors = questionSectors(fold(query));
+    const fitShare = (d: number) => (outOfSector(byDoc[d]!.sectors, sectors) ? OTHER_SECTOR : 1);
     const ranked = rank(
       index,
       (d, titleOnly) => (titleOnly ? fold(byDoc[d]!.title) : byDoc[d]!.text),
       tokenizerOf(analyzer),
       concepts,
       allowed,
+      fitShare,
     ).map(({ doc, ...s }) => ({ ...s, entry: byDoc[doc]! }));
     const groups = groupHits(ranked);
-    const best = groups[0];
-    const match = !best ? "none" : best.coverage >= floor ? "good" : "weak";
+    // The best of the first few that meets the question itself: a record that only scores high on a
+    // word of its title (「ＩＴ関連企業誘致」 for IT導入) does not hide a real fit just below it.
+    const best = groups.slice(0, LEAD_WINDOW).find((g) => g.coverage >= floor);
+    const match = groups.length === 0 ? "none" : best ? "good" : "weak";
     // A fitting hit meets enough of the question itself and is not far below the best one.
     const fits = (h: RankedHit) =>
-      match === "good" && h.coverage >= floor * FIT_SHARE && h.score >= best!.score * SCORE_SHARE;
+      best !== undefined && h.coverage >= floor * FIT_SHARE && h.score >= best.score * SCORE_SHARE;
     const fitting = groups.filter(fits).length;
     const hits = groups
       .slice(0, limit)
@@ -137,6 +147,7 @@ function rank(
   tokenize: (text: string) => string[],
   concepts: Concept[],
   allowed: Uint8Array,
+  fitShare: (doc: number) => number,
 ): Array<{ doc: number; score: number; coverage: number; matched: Concept[] }> {
   const altScores = new Map<string, { docs: Int32Array; scores: Float64Array }>();
   const query = queryTokens(tokenize);
@@ -202,11 +213,13 @@ function rank(
   const ownTotal = concepts.filter((c) => c.own).reduce((sum, c) => sum + c.weight * spec(c), 0);
   return [...matched.entries()]
     .map(([doc, needs]) => {
-      const coverage = ownTotal > 0 ? own[doc]! / ownTotal : 0;
-      // A record that meets the point of the question ranks above one that only scores on its edges.
+      const share = fitShare(doc);
+      const coverage = (ownTotal > 0 ? own[doc]! / ownTotal : 0) * share;
+      // A record that meets the point of the question ranks above one that only scores on its edges, and
+      // one anyone can use above one for another sector.
       return {
         doc,
-        score: score[doc]! * (COVERAGE_BASE + (1 - COVERAGE_BASE) * coverage),
+        score: score[doc]! * share * (COVERAGE_BASE + (1 - COVERAGE_BASE) * coverage),
         coverage,
         matched: needs,
       };

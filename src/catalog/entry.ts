@@ -7,6 +7,7 @@ import { acceptanceEnd, acceptanceStart } from "../mcp-servers/jgrants/records.t
 import type { JgrantsRecord } from "../mcp-servers/jgrants/types.ts";
 import { tightenCjk } from "../subsidies/text.ts";
 import { PREFECTURES, prefectureOfCity } from "./areas.ts";
+import { programmeSectors } from "./sectors.ts";
 import { fold } from "./text.ts";
 
 export interface CatalogEntry {
@@ -34,6 +35,8 @@ export interface CatalogEntry {
   groupKey: string;
   /** "第19次", "2次募集", "【東京都】" …: what tells this round apart, for 「ほか…」. */
   roundLabel: string;
+  /** Sectors its title names as its target (医療, 建設 …); empty for programmes open to any business. */
+  sectors: string[];
 }
 
 const PROCEDURAL =
@@ -143,5 +146,6 @@ export function toEntry(record: JgrantsRecord): CatalogEntry {
     procedural: PROCEDURAL.test(fold(title)),
     groupKey: `${key}|${areas.join("/")}`,
     roundLabel: label,
+    sectors: programmeSectors(fold(title)),
   };
 }
