@@ -32,6 +32,21 @@ export interface CatalogRecordSource {
   info(): CatalogInfo;
 }
 
+/** A fixed set of records as a source (it never changes). */
+export function recordSourceOf(
+  records: JgrantsRecord[],
+  info: Omit<CatalogInfo, "recordCount">,
+): CatalogRecordSource {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  return {
+    list: () => records,
+    get: (id) => byId.get(id),
+    version: () => 0,
+    onChange: () => () => undefined,
+    info: () => ({ ...info, recordCount: records.length }),
+  };
+}
+
 /** The bundled snapshot as a record source (it never changes). */
 export function snapshotRecordSource(path: string = SNAPSHOT_PATH): CatalogRecordSource {
   const snapshot = loadSnapshot(path);

@@ -6,7 +6,7 @@
 import type { JgrantsRecord } from "../mcp-servers/jgrants/types.ts";
 import type { MatchQuality, Subsidy } from "../types.ts";
 import { createCatalog, matchedWords, shownHits } from "./catalog.ts";
-import type { CatalogRecordSource } from "./record-source.ts";
+import { recordSourceOf } from "./record-source.ts";
 
 export interface Reranked {
   /** The ids to show, best first: those that fit, or the three nearest when none does. */
@@ -36,14 +36,7 @@ function recordOf(s: Subsidy): JgrantsRecord {
 /** Ranks literal-search candidates for a question; the searches already applied the server's filters. */
 export function rerank(candidates: Subsidy[], question: string, now: Date): Reranked {
   const records = candidates.map(recordOf);
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const source: CatalogRecordSource = {
-    list: () => records,
-    get: (id) => byId.get(id),
-    version: () => 0,
-    onChange: () => () => undefined,
-    info: () => ({ origin: "live", asOf: "", recordCount: records.length }),
-  };
+  const source = recordSourceOf(records, { origin: "live", asOf: "" });
   const result = createCatalog(source, { now: () => now }).find(
     question,
     { includeClosed: true },

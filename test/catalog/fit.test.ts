@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../../src/catalog/catalog.ts";
-import type { CatalogRecordSource } from "../../src/catalog/record-source.ts";
+import { recordSourceOf } from "../../src/catalog/record-source.ts";
 import { outOfSector, programmeSectors, questionSectors } from "../../src/catalog/sectors.ts";
 import type { JgrantsRecord } from "../../src/mcp-servers/jgrants/types.ts";
 
@@ -26,14 +26,7 @@ function record(title: string, detail: string, extra: Partial<JgrantsRecord> = {
 }
 
 function catalogOf(records: JgrantsRecord[]) {
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const source: CatalogRecordSource = {
-    list: () => records,
-    get: (id) => byId.get(id),
-    version: () => 0,
-    onChange: () => () => undefined,
-    info: () => ({ origin: "snapshot", asOf: "2026-11-30", recordCount: records.length }),
-  };
+  const source = recordSourceOf(records, { origin: "snapshot", asOf: "2026-11-30" });
   return createCatalog(source, { now: () => new Date("2026-12-01T12:00:00+09:00") });
 }
 
