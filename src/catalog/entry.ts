@@ -29,7 +29,10 @@ export interface CatalogEntry {
   industries: string[];
   start: number | null;
   end: number | null;
-  /** Withdrawal/change/cancellation notices, second-year pages, 交付申請等, reports, practice entries. */
+  /**
+   * Withdrawal/change/cancellation notices, second-year pages, 交付申請等, reports and claims after the
+   * project (事業完了後申請, 精算払), practice entries.
+   */
   procedural: boolean;
   /** Records with the same key are one programme (rounds, courses, word-for-word copies). */
   groupKey: string;
@@ -40,7 +43,7 @@ export interface CatalogEntry {
 }
 
 const PROCEDURAL =
-  /(撤回|変更|中止|廃止|辞退|取下げ?)届|交付申請等|実績報告|状況報告|[2-9２-９二三四五]年目申請|事前着手|申請練習|練習用|テスト用|様式集のみ|共同申請(者|_)/;
+  /(撤回|変更|中止|廃止|辞退|取下げ?)届|交付申請等|実績報告|状況報告|[2-9２-９二三四五]年目申請|事前着手|申請練習|練習用|テスト用|様式集のみ|共同申請(者|_)|事業完了後|完了報告|概算払|精算払|支払請求/;
 
 const DETAIL_MAX_CHARS = 2_000;
 

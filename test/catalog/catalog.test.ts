@@ -69,6 +69,9 @@ describe("ranked search", () => {
     );
     expect(mono).toHaveLength(1);
     expect(mono[0]!.rounds.length).toBeGreaterThan(0);
+    // Claims after the project are pages of a programme, not one to apply for.
+    const after = catalog.find("設備投資 事業完了後 危機管理対策", { includeClosed: true }, 50);
+    expect(titles(after).filter((t) => /事業完了後/.test(t))).toEqual([]);
   });
 
   it("only open records by default: a deadline passed by the clock is never listed", () => {
