@@ -11,7 +11,7 @@ import { type RunningApp, startApp } from "../../src/main.ts";
 import { appEnv, tempDir } from "../e2e/helpers/app.ts";
 import { delivered, postLine, SECRET, textEvent, textsOf, userSource } from "../e2e/helpers/line.ts";
 import { type FakeLineApi, type LineCall, startFakeLineApi } from "../fakes/fake-line-api.ts";
-import { changingCatalog, ENERGY, NOW } from "./changing-catalog.ts";
+import { changingCatalog, ENERGY, NOW, runDue } from "./changing-catalog.ts";
 
 const USER = "U0watch000000000000000000000001";
 const dir = tempDir("sc-watch-line-");
@@ -65,7 +65,7 @@ describe("a watch in a LINE chat", () => {
     // Not opted in: the digest waits for the user to ask.
     catalog.hidden.delete(ids[5]!);
     now = new Date("2026-08-23T09:00:00+09:00");
-    expect(await app.core.watching!.scheduler.runDue()).toHaveLength(1);
+    expect(await runDue(app)).toHaveLength(1);
     expect(pushes()).toEqual([]);
     expect(await say("新着は？")).toContain("新しく条件に合う補助金が1件あります");
 
@@ -73,7 +73,7 @@ describe("a watch in a LINE chat", () => {
     expect(await say("通知をオン")).toContain("月1回まで");
     catalog.hidden.delete(ids[6]!);
     now = new Date("2026-08-24T09:00:00+09:00");
-    await app.core.watching!.scheduler.runDue();
+    await runDue(app);
     expect(pushes()).toHaveLength(1);
     const [push] = pushes();
     expect(push!.body.to).toBe(USER);
@@ -84,14 +84,14 @@ describe("a watch in a LINE chat", () => {
     // The month's one push is used: the next digest is kept, not pushed.
     catalog.hidden.delete(ids[7]!);
     now = new Date("2026-08-25T09:00:00+09:00");
-    await app.core.watching!.scheduler.runDue();
+    await runDue(app);
     expect(pushes()).toHaveLength(1);
     expect(await say("新着は？")).toContain("新しく条件に合う補助金が1件あります");
 
     // A new month (JST) allows a push again.
     catalog.hidden.delete(ids[8]!);
     now = new Date("2026-09-01T09:00:00+09:00");
-    await app.core.watching!.scheduler.runDue();
+    await runDue(app);
     expect(pushes()).toHaveLength(2);
   });
 });

@@ -5,8 +5,10 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { createThreadStore, type KeyvThreadStore } from "../../src/store/index.ts";
-import { createWatchScheduler, type WatchSchedulerDeps } from "../../src/watch/scheduler.ts";
+import { createWatchRunner, type WatchRunDeps } from "../../src/watch/run-watch.ts";
+import { createWatchScheduler } from "../../src/watch/scheduler.ts";
 import type { Digest, Watch } from "../../src/watch/types.ts";
 import { createWatchStore, type WatchStore } from "../../src/watch/watch-store.ts";
 import { tempDir } from "../e2e/helpers/app.ts";
@@ -41,18 +43,26 @@ const openStore = (sqlite?: string): Promise<KeyvThreadStore> =>
     loadConfig(sqlite ? { STORE_BACKEND: "sqlite", SQLITE_PATH: sqlite } : { STORE_BACKEND: "memory" }).store,
   );
 
-function schedulerOn(watches: WatchStore, now: () => Date, extra: Partial<WatchSchedulerDeps> = {}) {
+function schedulerOn(
+  store: KeyvThreadStore,
+  watches: WatchStore,
+  now: () => Date,
+  extra: Partial<WatchRunDeps> = {},
+) {
   const sent: Digest[] = [];
-  const scheduler = createWatchScheduler({
+  const runner = createWatchRunner({
     watches,
     tools: catalog.host,
+    threads: store,
     clock: now,
-    intervalMs: 60_000,
+    logger: silentLogger,
     deliver: async (digest) => {
       sent.push(digest);
+      return "posted";
     },
     ...extra,
   });
+  const scheduler = createWatchScheduler({ watches, runner, clock: now, intervalMs: 60_000 });
   return { scheduler, sent };
 }
 
@@ -71,7 +81,7 @@ describe("the watch scheduler", () => {
     // Saved long ago with five known; three weekly runs were missed while the bot was down.
     await watches.save(THREAD, [weeklyWatch(all.slice(0, 5), "2026-08-03T00:00:00.000Z")]);
     let now = NOW;
-    const { scheduler, sent } = schedulerOn(watches, () => now);
+    const { scheduler, sent } = schedulerOn(store, watches, () => now);
     scheduler.start();
     await expect.poll(() => sent.length).toBe(1);
     // A second pass at the same moment finds nothing due: the missed runs are not replayed.
@@ -116,7 +126,7 @@ describe("the watch scheduler", () => {
         return real.save(threadKey, list);
       },
     };
-    const first = schedulerOn(crashing, now);
+    const first = schedulerOn(store, crashing, now);
     await first.scheduler.runDue();
     expect(first.sent.map((d) => d.threadKey)).toEqual([THREAD]);
     await store.close();
@@ -124,7 +134,7 @@ describe("the watch scheduler", () => {
     // Second life on the same file: nothing is sent again; the stuck watch moves on to its next slot.
     store = await openStore(file);
     const watches = createWatchStore(store.records);
-    const second = schedulerOn(watches, now);
+    const second = schedulerOn(store, watches, now);
     second.scheduler.start();
     await second.scheduler.runDue();
     expect(second.sent).toEqual([]);
@@ -140,13 +150,14 @@ describe("the watch scheduler", () => {
     const delays: number[] = [];
     let failures = 2;
     const posted: string[] = [];
-    const { scheduler } = schedulerOn(watches, () => new Date(MONDAY_9_JST), {
+    const { scheduler } = schedulerOn(store, watches, () => new Date(MONDAY_9_JST), {
       sleep: async (ms) => {
         delays.push(ms);
       },
       deliver: async (digest) => {
         if (failures-- > 0) throw new Error("chat.postMessage: ratelimited");
         posted.push(digest.id);
+        return "posted";
       },
     });
     const sent = await scheduler.runDue();

@@ -21,7 +21,7 @@ import {
 } from "../e2e/helpers/slack.ts";
 import { type FakeLineApi, startFakeLineApi } from "../fakes/fake-line-api.ts";
 import { type FakeSlackApi, type RecordedCall, startFakeSlackApi } from "../fakes/fake-slack-api.ts";
-import { changingCatalog, NOW } from "./changing-catalog.ts";
+import { changingCatalog, NOW, runDue } from "./changing-catalog.ts";
 
 const CHANNEL = "C0WATCH01";
 const QUESTION = "省エネ設備を入れてCO2を減らしたい";
@@ -84,7 +84,7 @@ describe("a watch in a Slack thread", () => {
     catalog.hidden.clear();
     now = new Date("2026-08-23T09:00:00+09:00");
     const before = postsIn(mention.ts)(slack.calls).length;
-    const sent = await app.core.watching!.scheduler.runDue();
+    const sent = await runDue(app);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.newIds).toEqual([newcomer]);
     const digest = postsIn(mention.ts)(slack.calls).slice(before);
@@ -95,7 +95,7 @@ describe("a watch in a Slack thread", () => {
     expect(shown).toContain("Jグランツで見る");
 
     // A second run at the same moment posts nothing more.
-    expect(await app.core.watching!.scheduler.runDue()).toEqual([]);
+    expect(await runDue(app)).toEqual([]);
     expect(postsIn(mention.ts)(slack.calls).length).toBe(before + digest.length);
   });
 });
