@@ -53,6 +53,7 @@ export async function startApp(
     llm: { mode: core.planner.mode, model: core.planner.model },
     components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
     catalog: core.catalog ? () => core.catalog!.info() : undefined,
+    openThread: core.watching ? (threadKey) => core.watching!.openThread(threadKey) : undefined,
   });
   mountWebChat(app);
   if (core.mcp && config.admin.tokens.length > 0) {
