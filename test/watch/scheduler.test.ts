@@ -168,4 +168,58 @@ describe("the watch scheduler", () => {
     expect(posted).toHaveLength(1);
     await store.close();
   });
+
+  it("waits for a turn that holds the thread's lock, then writes the digest into the thread's history", async () => {
+    const store = await openStore();
+    const watches = createWatchStore(store.records);
+    const all = await catalog.idsFor(ENERGY);
+    await watches.save(THREAD, [weeklyWatch(all.slice(0, 5), MONDAY_9_JST)]);
+    let queued!: () => void;
+    const inLine = new Promise<void>((resolve) => {
+      queued = resolve;
+    });
+    // The store the runner is given, telling when a run takes its place in the thread's line.
+    const threads = {
+      append: store.append.bind(store),
+      withThreadLock: <T>(key: string, fn: () => Promise<T>) =>
+        store.withThreadLock(key, fn, { onQueued: queued }),
+    };
+    const searches = catalog.calls.length;
+    const { scheduler, sent } = schedulerOn(store, watches, () => new Date(MONDAY_9_JST), { threads });
+    let release!: () => void;
+    let entered!: () => void;
+    const inTurn = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    // A turn of the agent's holds the lock (as agent.handle does) until released.
+    const turn = store.withThreadLock(THREAD, async () => {
+      entered();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await store.append(THREAD, {
+        question: "省エネの補助金",
+        answer: "…",
+        subsidies: [{ id: all[0]!, title: "その回の一覧" }],
+        conditions: ENERGY,
+        at: NOW.toISOString(),
+      });
+    });
+    await inTurn;
+    const pass = scheduler.runDue();
+    // The run waits in the thread's line: no search, nothing sent, nothing written while the turn runs.
+    await inLine;
+    expect(catalog.calls.length).toBe(searches);
+    expect(sent).toEqual([]);
+    release();
+    await turn;
+    const [digest] = await pass;
+    // The digest comes after the turn, as the thread's last entry: 「2番目」 means its second subsidy.
+    const history = await store.load(THREAD);
+    expect(history.map((t) => t.question)).toEqual(["省エネの補助金", "（ウォッチの新着）"]);
+    expect(history[1]!.subsidies).toEqual(digest!.listed);
+    expect(history[1]!.subsidies.map((s) => s.id)).toEqual(all.slice(5, 10));
+    expect(history[1]!.conditions).toEqual(ENERGY);
+    await store.close();
+  });
 });
