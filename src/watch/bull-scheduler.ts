@@ -86,9 +86,14 @@ export function createBullWatchScheduler(deps: BullSchedulerDeps): BullWatchSche
   const options = { connection: connectionOf(deps.redisUrl), prefix: `${KEY_PREFIX}:bull` };
   let queue: Queue<WatchJobData> | undefined;
   let worker: Worker<WatchJobData> | undefined;
+  let stopped = false;
 
   const queueOf = () => {
-    queue ??= new Queue<WatchJobData>(QUEUE, options);
+    if (!queue) {
+      queue = new Queue<WatchJobData>(QUEUE, options);
+      // A Redis that goes away is reported here (an unheard "error" event would end the process).
+      queue.on("error", (error) => logger.warn({ err: error }, "watch queue error"));
+    }
     return queue;
   };
 
@@ -152,7 +157,8 @@ export function createBullWatchScheduler(deps: BullSchedulerDeps): BullWatchSche
         }
       }
       for (const id of existing.keys()) if (!wanted.has(id)) await queueOf().removeJobScheduler(id);
-      if (!deps.work) return;
+      // Stopped while reconciling (the app shut down early): no worker then.
+      if (!deps.work || stopped) return;
       worker = new Worker<WatchJobData>(QUEUE, process, { ...options, concurrency: 4 });
       worker.on("failed", (job, error) =>
         logger.warn({ jobId: job?.id, error: describeError(error) }, "watch run failed"),
@@ -177,6 +183,7 @@ export function createBullWatchScheduler(deps: BullSchedulerDeps): BullWatchSche
     },
     schedules,
     async stop() {
+      stopped = true;
       await worker?.close();
       await queue?.close();
       worker = undefined;
