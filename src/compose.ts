@@ -111,6 +111,7 @@ export async function createCore(
           tools,
           clock: clock ?? (() => new Date()),
           logger,
+          redisUrl: config.store.backend === "redis" ? config.store.redisUrl : undefined,
         })
       : undefined;
   const inner = createAgent({

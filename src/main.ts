@@ -53,6 +53,7 @@ export async function startApp(
     llm: { mode: core.planner.mode, model: core.planner.model },
     components: () => Object.fromEntries(adapters.map((a) => [a.name, { ok: true }])),
     catalog: core.catalog ? () => core.catalog!.info() : undefined,
+    openThread: core.watching ? (threadKey) => core.watching!.openThread(threadKey) : undefined,
   });
   mountWebChat(app);
   if (core.mcp && config.admin.tokens.length > 0) {
@@ -81,8 +82,11 @@ export async function startApp(
   void core.tools.listTools().catch(() => undefined);
   // Sync the jGrants catalog in the background: answers use what it holds meanwhile.
   core.catalog?.start();
-  // Watches due while the bot was down run once now, then at each check.
-  core.watching?.scheduler.start();
+  // Watches due while the bot was down run once now, then at each check (with Redis: BullMQ's schedule).
+  // In the background: a Redis that is still starting must not hold up the HTTP server.
+  void Promise.resolve(core.watching?.scheduler.start()).catch((error) =>
+    logger.error({ err: error }, "watch scheduler could not start"),
+  );
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.http.port;
   const url = `http://${config.http.host.includes(":") ? `[${config.http.host}]` : config.http.host}:${port}`;

@@ -9,6 +9,9 @@ import { parseAskArgs, USAGE } from "./args.ts";
 import { terminalProgress } from "./progress.ts";
 import { toTerminalText } from "./render.ts";
 
+/** The line between a resumed thread's digests and the answer. */
+const RULE = "────────";
+
 /** The quiet level: errors only, unless the configured level is quieter still. */
 function quietLevel(level: string): string {
   return level === "fatal" || level === "silent" ? level : "error";
@@ -46,6 +49,11 @@ async function ask(argv: string[]): Promise<number> {
   const core = await createCore(config, logger);
   try {
     const threadId = args.thread ?? `cli-${Date.now().toString(36)}`;
+    // A resumed thread first shows the watch digests that arrived since (they enter its history first).
+    const digests = args.thread ? ((await core.watching?.openThread(`cli:${threadId}`)) ?? []) : [];
+    if (digests.length > 0 && !args.json) {
+      process.stdout.write(`${digests.map(toTerminalText).join(`\n\n${RULE}\n\n`)}\n\n${RULE}\n\n`);
+    }
     const reply = await core.agent.handle(
       { threadKey: `cli:${threadId}`, platform: "cli", userId: "cli", text: args.question },
       { onProgress: (event) => progress.onProgress(event) },
@@ -55,7 +63,7 @@ async function ask(argv: string[]): Promise<number> {
     if (fallback && !args.verbose) process.stderr.write(`${fallback}\n`);
     if (args.json)
       process.stdout.write(
-        `${JSON.stringify(chatResponse(reply, threadId, "subsidy-concierge"), null, 2)}\n`,
+        `${JSON.stringify({ ...chatResponse(reply, threadId, "subsidy-concierge"), ...(digests.length > 0 ? { digests } : {}) }, null, 2)}\n`,
       );
     else {
       process.stdout.write(`${toTerminalText(reply.text)}\n`);

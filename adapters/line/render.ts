@@ -85,6 +85,8 @@ export function nextStepItems(reply: Reply): QuickReplyItem[] {
     items.push(askItem("ほかの補助金を探す", "ほかの補助金も教えて"));
     return items.slice(0, LINE_LIMITS.quickReplyItems);
   }
+  // The list's search can be watched: the item sends the typed command, so the confirmation is the same.
+  if (reply.subsidies.length > 0) items.push(askItem("🔔 この条件をウォッチ", "この条件をウォッチ"));
   if (reply.subsidies.length > 1) items.push(askItem("締切が近い順に並べる", "締切が近い順にして"));
   const current = reply.conditions?.area;
   const areas = [...new Set(reply.subsidies.map((s) => s.area ?? ""))].filter(

@@ -17,7 +17,7 @@ import { toBoltLogger } from "./bolt-logger.ts";
 import { createSlackDigestSender } from "./digest.ts";
 import { createActionHandler, createEventHandler } from "./listeners.ts";
 import type { SlackInbound } from "./parse.ts";
-import { SUGGEST_ACTION_PREFIX } from "./render.ts";
+import { SUGGEST_ACTION_PREFIX, WATCH_ACTION_ID } from "./render.ts";
 import { DETAIL_ACTION_PREFIX } from "./render-subsidy.ts";
 import { apologise, createResponder } from "./responder.ts";
 import { createSlackCalls, slackClientOptions } from "./web-api.ts";
@@ -144,7 +144,7 @@ export function createSlackAdapter(
     track(() => onAssistantStarted(body));
   });
   app.action(
-    new RegExp(`^(${DETAIL_ACTION_PREFIX}|${SUGGEST_ACTION_PREFIX})\\d+$`),
+    new RegExp(`^(?:(?:${DETAIL_ACTION_PREFIX}|${SUGGEST_ACTION_PREFIX})\\d+|${WATCH_ACTION_ID})$`),
     async ({ ack, body }) => {
       await ack();
       track((signal) => onAction(body as unknown as Record<string, unknown>, signal));

@@ -8,7 +8,7 @@ import type { Config } from "../../src/config.ts";
 import type { Logger } from "../../src/logger.ts";
 import type { ThreadStore } from "../../src/types.ts";
 import { parseSlackEvent, type SlackIdentity, type SlackInbound, slackThreadKey } from "./parse.ts";
-import { SUGGEST_ACTION_PREFIX } from "./render.ts";
+import { SUGGEST_ACTION_PREFIX, WATCH_ACTION_ID, WATCH_COMMAND } from "./render.ts";
 import { parseDetailValue } from "./render-subsidy.ts";
 
 export type SlackConfig = NonNullable<Config["slack"]>;
@@ -105,7 +105,7 @@ export function createEventHandler(deps: ListenerDeps) {
   };
 }
 
-/** Handles a "詳しく聞く" or a suggestion button: a follow-up turn in the button's thread. */
+/** Handles a "詳しく聞く", a suggestion or the watch button: a follow-up turn in the button's thread. */
 export function createActionHandler(deps: ListenerDeps) {
   const { config, store, logger } = deps;
   return async (body: Record<string, unknown>, signal: AbortSignal) => {
@@ -118,7 +118,9 @@ export function createActionHandler(deps: ListenerDeps) {
       typeof action.value === "string"
         ? action.value.trim()
         : "";
-    const text = suggested || (detail ? `${detail.n}番目の詳細は？（ID: ${detail.id}）` : "");
+    // The watch button says the command in words, so its confirmation is the typed one's.
+    const watch = action?.action_id === WATCH_ACTION_ID ? WATCH_COMMAND : "";
+    const text = watch || suggested || (detail ? `${detail.n}番目の詳細は？（ID: ${detail.id}）` : "");
     const channel = (body.channel as { id?: string } | undefined)?.id;
     const message = body.message as { ts?: string; thread_ts?: string } | undefined;
     const teamId =

@@ -128,6 +128,30 @@ function suggestionBlocks(reply: Reply, buttons: boolean): Block[] {
   ];
 }
 
+/** The action id of the 「この条件をウォッチ」 button; its value is the command it sends in the thread. */
+export const WATCH_ACTION_ID = "watch_save";
+/** The words the watch button stands for (the same as typing them). */
+export const WATCH_COMMAND = "この条件をウォッチ";
+
+/** After a list, a button that watches its search. */
+function watchBlocks(reply: Reply, buttons: boolean): Block[] {
+  if (!buttons || reply.kind !== "answer" || reply.view === "details" || reply.subsidies.length === 0)
+    return [];
+  return [
+    {
+      type: "actions",
+      elements: [
+        {
+          type: "button" as const,
+          text: { type: "plain_text" as const, text: `🔔 ${WATCH_COMMAND}`, emoji: true },
+          action_id: WATCH_ACTION_ID,
+          value: WATCH_COMMAND,
+        },
+      ],
+    },
+  ];
+}
+
 const fits = (blocks: Block[], unit: Block[]): boolean =>
   blocks.length + unit.length <= SLACK_LIMITS.maxBlocks &&
   JSON.stringify(blocks).length + JSON.stringify(unit).length < SLACK_LIMITS.blocksJsonChars;
@@ -152,6 +176,8 @@ export function renderReply(reply: Reply, options: RenderOptions = {}): SlackMes
   if (below) units.push([{ type: "divider" }, ...splitForSections(markdownToMrkdwn(below)).map(section)]);
   const suggestions = suggestionBlocks(reply, buttons);
   if (suggestions.length > 0) units.push(suggestions);
+  const watch = watchBlocks(reply, buttons);
+  if (watch.length > 0) units.push(watch);
   if (reply.kind === "answer" && reply.subsidies.length > 0) units.push(footer());
   const groups: Block[][] = [[]];
   for (const unit of units) {

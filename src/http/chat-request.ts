@@ -29,6 +29,15 @@ function codePoints(text: string): number {
 
 const THREAD_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
+/** Parses `{threadId}` of a thread the page opens again (POST /chat/open). */
+export function parseOpenRequest(body: unknown): string {
+  const threadId = (body as Record<string, unknown> | null)?.threadId;
+  if (typeof threadId !== "string" || !THREAD_ID.test(threadId)) {
+    throw new HttpError(400, "threadId は英数字と _ . : - からなる128文字以内の文字列で指定してください。");
+  }
+  return threadId;
+}
+
 /** Parses `{message, threadId?}`; throws HttpError(400/413) with a message that says what is wrong. */
 export function parseChatRequest(body: unknown): ChatRequest {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
@@ -51,7 +60,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     threadId !== null &&
     (typeof threadId !== "string" || !THREAD_ID.test(threadId))
   ) {
-    throw new HttpError(400, "threadId は英数字と _ . : - からなる128文字以内の文字列で指定してください。");
+    parseOpenRequest(body);
   }
   return { message, threadId: typeof threadId === "string" ? threadId : randomUUID() };
 }

@@ -8,7 +8,7 @@ import type { Logger } from "../logger.ts";
 import { referenceSuffix, withTrace } from "../trace.ts";
 import type { ProgressEvent, Reply } from "../types.ts";
 import { browserGuard, requireJson, sameSecret } from "./browser-guard.ts";
-import { HttpError, MAX_BODY_BYTES, parseChatRequest } from "./chat-request.ts";
+import { HttpError, MAX_BODY_BYTES, parseChatRequest, parseOpenRequest } from "./chat-request.ts";
 
 export interface ChatRoutesOptions {
   agent: Agent;
@@ -19,6 +19,8 @@ export interface ChatRoutesOptions {
   allowedHosts?: string[];
   /** Aborted when the server shuts down. */
   shutdownSignal?: AbortSignal;
+  /** Watch digests kept for a thread, taken (into its history) when the page opens it again. */
+  openThread?: (threadKey: string) => Promise<string[]>;
 }
 
 /**
@@ -83,6 +85,17 @@ export function mountChatRoutes(app: Application, options: ChatRoutesOptions): v
         res.locals.traceId,
       );
       res.json(chatResponse(reply, threadId, agentName));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // The page opens a stored thread: digests that arrived meanwhile are shown (then they are in its history).
+  app.post("/chat/open", guard, auth, requireJson, json, async (req, res, next) => {
+    try {
+      const threadId = parseOpenRequest(req.body);
+      const digests = (await options.openThread?.(`web:${threadId}`)) ?? [];
+      res.json({ threadId, digests: digests.map((answer) => ({ answer, kind: "watch" })) });
     } catch (error) {
       next(error);
     }

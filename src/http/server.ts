@@ -33,6 +33,8 @@ export interface HttpAppDeps {
   metricsToken?: string;
   /** Other components to report in /healthz (adapters). */
   components?: () => Record<string, { ok: boolean; detail?: string }>;
+  /** Watch digests kept for a web thread, taken when the page opens it again (POST /chat/open). */
+  openThread?: (threadKey: string) => Promise<string[]>;
   /** The live jGrants catalog's state (records, last sync, last error), for /healthz and /tools. */
   catalog?: () => CatalogInfo;
 }
@@ -119,6 +121,7 @@ export function createHttpApp(deps: HttpAppDeps): Application {
     apiToken: deps.apiToken,
     allowedHosts: deps.allowedHosts,
     shutdownSignal: deps.shutdownSignal,
+    openThread: deps.openThread,
   });
   return app;
 }

@@ -5,6 +5,7 @@
 import type { HistoryTurn, SearchConditions, ThreadStore, ToolHost } from "../types.ts";
 import type { WatchCommand } from "./commands.ts";
 import { buildDigest, watchConditionsText } from "./digest.ts";
+import { digestTurn } from "./digest-turn.ts";
 import { isLine, lineNotice, pushCommand } from "./line-push.ts";
 import type { PushGate } from "./push-gate.ts";
 import { nextRunAfter, scheduleText } from "./schedule.ts";
@@ -137,23 +138,36 @@ export function createWatchConversation(deps: WatchConversationDeps) {
     return `ウォッチ${number}（${watchConditionsText(target.conditions)}）を止めました。`;
   }
 
-  /** 「新着は？」: runs every watch of the thread now and shows what is new (web chat and CLI). */
+  /**
+   * The thread's kept digests, oldest first, written into its history (the caller holds the thread's
+   * lock): shown when the thread is opened again or asks 「新着は？」.
+   */
+  async function takeKept(threadKey: string): Promise<string[]> {
+    const kept = await watches.takeInbox(threadKey);
+    for (const digest of kept) await deps.history.append(threadKey, digestTurn(digest, clock()));
+    return kept.map((d) => d.text);
+  }
+
+  /** 「新着は？」: the kept digests, then every watch of the thread run now (web chat and CLI). */
   async function news(threadKey: string): Promise<string> {
     const all = await watches.list(threadKey);
-    // Digests the scheduler kept for this thread come first.
-    const texts: string[] = await watches.takeInbox(threadKey);
+    const texts = await takeKept(threadKey);
     if (all.length === 0 && texts.length === 0) return NO_WATCHES;
     const updated: Watch[] = [];
     for (const [i, watch] of all.entries()) {
       const digest = await buildDigest(deps.tools, { ...watch, nothingNewLine: false }, i + 1, clock());
       updated.push({ ...digest.watch, nothingNewLine: watch.nothingNewLine });
-      if (digest.text) texts.push(digest.text);
+      if (!digest.text) continue;
+      texts.push(digest.text);
+      const shown = { text: digest.text, listed: digest.listed, conditions: watch.conditions };
+      await deps.history.append(threadKey, digestTurn(shown, clock()));
     }
     await watches.save(threadKey, updated);
     return texts.length > 0 ? texts.join("\n\n") : "ウォッチの条件に合う新着はありません。";
   }
 
   return {
+    takeKept,
     async handle(threadKey: string, command: WatchCommand): Promise<string> {
       try {
         return await run(threadKey, command);

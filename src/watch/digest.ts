@@ -18,6 +18,8 @@ export interface DigestContent {
   newIds: string[];
   closingIds: string[];
   moreCount: number;
+  /** The subsidies listed, in their shown order (new ones, then closing ones): what 「2番目」 refers to. */
+  listed: Array<{ id: string; title: string }>;
   /** The watch with its seen and reminded ids advanced (save it before sending). */
   watch: Watch;
 }
@@ -69,6 +71,7 @@ export async function buildDigest(
     newIds: shown.map((s) => s.id),
     closingIds: closing.map((s) => s.id),
     moreCount,
+    listed: [...shown, ...closing].map((s) => ({ id: s.id, title: s.title })),
     watch: next,
   };
   if (shown.length === 0 && closing.length === 0) {
@@ -80,7 +83,8 @@ export async function buildDigest(
     lines.push("", `新しく条件に合う補助金が${fresh.length}件あります。`, "", cards(shown));
   if (moreCount > 0) lines.push("", `ほか${moreCount}件`);
   if (closing.length > 0) {
-    lines.push("", `締切まで${watch.remindDays}日以内のものがあります。`, "", cards(closing));
+    // Numbered on from the new ones: 「2番目」 after a digest means one entry.
+    lines.push("", `締切まで${watch.remindDays}日以内のものがあります。`, "", cards(closing, shown.length));
   }
   const dated = dataDateText(source);
   lines.push("", [dated, ATTRIBUTION].filter(Boolean).join(" "));
@@ -88,4 +92,5 @@ export async function buildDigest(
   return { ...base, text: lines.join("\n") };
 }
 
-const cards = (list: Subsidy[]) => list.map((s, i) => renderSubsidyFacts(s, i + 1)).join("\n\n");
+const cards = (list: Subsidy[], from = 0) =>
+  list.map((s, i) => renderSubsidyFacts(s, from + i + 1)).join("\n\n");

@@ -28,3 +28,11 @@ export function scheduleText(schedule: WatchSchedule): string {
   const hour = `${RUN_HOUR_JST}時（日本時間）`;
   return schedule.kind === "daily" ? `毎日${hour}` : `毎週${WEEKDAYS[schedule.weekday]}曜${hour}`;
 }
+
+/** The time zone every schedule runs in. */
+export const WATCH_TZ = "Asia/Tokyo";
+
+/** The schedule as a cron pattern read in WATCH_TZ: 「0 9 * * *」 daily, 「0 9 * * 1」 on Mondays. */
+export function cronOf(schedule: WatchSchedule): string {
+  return `0 ${RUN_HOUR_JST} * * ${schedule.kind === "daily" ? "*" : schedule.weekday}`;
+}

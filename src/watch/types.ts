@@ -41,6 +41,20 @@ export interface Digest {
   closingIds: string[];
   /** How many more new ones matched than are shown (「ほかN件」). */
   moreCount: number;
+  /** The subsidies listed, in shown order, and the watch's conditions: the thread's history gets both. */
+  listed: Array<{ id: string; title: string }>;
+  conditions: SearchConditions;
 }
+
+/** A digest kept for a thread that reads it later (web chat, CLI, a LINE chat without pushes). */
+export interface KeptDigest {
+  text: string;
+  listed: Digest["listed"];
+  /** Null for a digest kept by an older version (text only). */
+  conditions: SearchConditions | null;
+}
+
+/** Where a digest went: posted into the thread, or kept until the thread is next opened or asks. */
+export type Delivery = "posted" | "kept";
 
 export const WEEKDAYS = ["日", "月", "火", "水", "木", "金", "土"] as const;

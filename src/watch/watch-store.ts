@@ -4,7 +4,7 @@
  * `sc:v1:digest:<id>` marking a digest as sent.
  */
 import { KEY_PREFIX, type RecordStore } from "../store/index.ts";
-import type { ThreadWatches, Watch } from "./types.ts";
+import type { KeptDigest, ThreadWatches, Watch } from "./types.ts";
 
 const INDEX_KEY = `${KEY_PREFIX}:watch-index`;
 const watchKeyOf = (threadKey: string) => `${KEY_PREFIX}:watch:${threadKey}`;
@@ -13,6 +13,8 @@ const inboxKeyOf = (threadKey: string) => `${KEY_PREFIX}:watch-inbox:${threadKey
 const INBOX_MAX = 10;
 /** How long a sent digest's mark is kept (far longer than any retry or restart). */
 const DIGEST_MARK_TTL_MS = 90 * 86_400_000;
+/** An inbox entry: a digest, or its text alone as the first watch slice kept it. */
+type Kept = KeptDigest | string;
 
 export interface WatchStore {
   /** The thread's watches, oldest first. */
@@ -23,10 +25,10 @@ export interface WatchStore {
   threads(): Promise<string[]>;
   /** Records a digest id; true only the first time (the caller sends only then). */
   markDigest(digestId: string): Promise<boolean>;
-  /** Keeps a digest for a thread that reads it when asked (「新着は？」). */
-  pushInbox(threadKey: string, text: string): Promise<void>;
+  /** Keeps a digest for a thread that reads it when next opened or asked (「新着は？」). */
+  pushInbox(threadKey: string, digest: KeptDigest): Promise<void>;
   /** The kept digests, oldest first, and empties the inbox. */
-  takeInbox(threadKey: string): Promise<string[]>;
+  takeInbox(threadKey: string): Promise<KeptDigest[]>;
 }
 
 /** Creates the watch store over the store's records. */
@@ -61,14 +63,14 @@ export function createWatchStore(records: RecordStore): WatchStore {
     async threads() {
       return (await records.get<string[]>(INDEX_KEY)) ?? [];
     },
-    async pushInbox(threadKey, text) {
-      const kept = (await records.get<string[]>(inboxKeyOf(threadKey))) ?? [];
-      await records.set(inboxKeyOf(threadKey), [...kept, text].slice(-INBOX_MAX));
+    async pushInbox(threadKey, digest) {
+      const kept = (await records.get<Kept[]>(inboxKeyOf(threadKey))) ?? [];
+      await records.set(inboxKeyOf(threadKey), [...kept, digest].slice(-INBOX_MAX));
     },
     async takeInbox(threadKey) {
-      const kept = (await records.get<string[]>(inboxKeyOf(threadKey))) ?? [];
+      const kept = (await records.get<Kept[]>(inboxKeyOf(threadKey))) ?? [];
       if (kept.length > 0) await records.delete(inboxKeyOf(threadKey));
-      return kept;
+      return kept.map((k) => (typeof k === "string" ? { text: k, listed: [], conditions: null } : k));
     },
     markDigest: (digestId) => records.claim(`${KEY_PREFIX}:digest:${digestId}`, DIGEST_MARK_TTL_MS),
   };

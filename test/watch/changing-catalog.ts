@@ -4,8 +4,10 @@
  */
 import { loadConfig } from "../../src/config.ts";
 import { silentLogger } from "../../src/logger.ts";
+import type { RunningApp } from "../../src/main.ts";
 import { createMcpHost } from "../../src/tools/mcp-host.ts";
 import type { SearchConditions, ToolCall, ToolHost } from "../../src/types.ts";
+import type { Digest } from "../../src/watch/index.ts";
 import { searchForWatch } from "../../src/watch/search.ts";
 
 export const NOW = new Date("2026-08-22T12:00:00+09:00");
@@ -60,3 +62,10 @@ export const ENERGY: SearchConditions = {
   query: "省エネ設備を入れてCO2を減らしたい",
   acceptance: "1",
 };
+
+/** Runs the due watches of an app on the embedded scheduler (SQLite or memory store) now. */
+export function runDue(app: RunningApp): Promise<Digest[]> {
+  const scheduler = app.core.watching?.scheduler;
+  if (scheduler?.kind !== "embedded") throw new Error("the app has no embedded watch scheduler");
+  return scheduler.runDue();
+}

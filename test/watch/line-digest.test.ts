@@ -9,9 +9,17 @@ import { loadConfig } from "../../src/config.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { type RunningApp, startApp } from "../../src/main.ts";
 import { appEnv, tempDir } from "../e2e/helpers/app.ts";
-import { delivered, postLine, SECRET, textEvent, textsOf, userSource } from "../e2e/helpers/line.ts";
+import {
+  delivered,
+  postbackEvent,
+  postLine,
+  SECRET,
+  textEvent,
+  textsOf,
+  userSource,
+} from "../e2e/helpers/line.ts";
 import { type FakeLineApi, type LineCall, startFakeLineApi } from "../fakes/fake-line-api.ts";
-import { changingCatalog, ENERGY, NOW } from "./changing-catalog.ts";
+import { changingCatalog, ENERGY, NOW, runDue } from "./changing-catalog.ts";
 
 const USER = "U0watch000000000000000000000001";
 const dir = tempDir("sc-watch-line-");
@@ -39,17 +47,19 @@ afterAll(async () => {
   dir.remove();
 });
 
-/** Sends a message and returns the text of the reply it gets. */
-async function say(text: string): Promise<string> {
+/** Sends an event and returns the reply it gets. */
+async function send(event: unknown): Promise<LineCall> {
   const before = delivered(line.calls).length;
-  expect(await postLine(app.url, [textEvent(text, userSource(USER))])).toBe(200);
+  expect(await postLine(app.url, [event])).toBe(200);
   await line.waitFor((calls) => delivered(calls).some((c, i) => i >= before && c.kind === "reply"), 20_000);
-  return textsOf(
-    delivered(line.calls)
-      .slice(before)
-      .find((c) => c.kind === "reply")!,
-  );
+  return delivered(line.calls)
+    .slice(before)
+    .find((c) => c.kind === "reply")!;
 }
+
+/** Sends a message and returns the text of the reply it gets. */
+const say = async (text: string, user = USER): Promise<string> =>
+  textsOf(await send(textEvent(text, userSource(user))));
 
 const pushes = (): LineCall[] => delivered(line.calls).filter((c) => c.kind === "push");
 
@@ -65,7 +75,7 @@ describe("a watch in a LINE chat", () => {
     // Not opted in: the digest waits for the user to ask.
     catalog.hidden.delete(ids[5]!);
     now = new Date("2026-08-23T09:00:00+09:00");
-    expect(await app.core.watching!.scheduler.runDue()).toHaveLength(1);
+    expect(await runDue(app)).toHaveLength(1);
     expect(pushes()).toEqual([]);
     expect(await say("新着は？")).toContain("新しく条件に合う補助金が1件あります");
 
@@ -73,7 +83,7 @@ describe("a watch in a LINE chat", () => {
     expect(await say("通知をオン")).toContain("月1回まで");
     catalog.hidden.delete(ids[6]!);
     now = new Date("2026-08-24T09:00:00+09:00");
-    await app.core.watching!.scheduler.runDue();
+    await runDue(app);
     expect(pushes()).toHaveLength(1);
     const [push] = pushes();
     expect(push!.body.to).toBe(USER);
@@ -84,14 +94,34 @@ describe("a watch in a LINE chat", () => {
     // The month's one push is used: the next digest is kept, not pushed.
     catalog.hidden.delete(ids[7]!);
     now = new Date("2026-08-25T09:00:00+09:00");
-    await app.core.watching!.scheduler.runDue();
+    await runDue(app);
     expect(pushes()).toHaveLength(1);
     expect(await say("新着は？")).toContain("新しく条件に合う補助金が1件あります");
 
     // A new month (JST) allows a push again.
     catalog.hidden.delete(ids[8]!);
     now = new Date("2026-09-01T09:00:00+09:00");
-    await app.core.watching!.scheduler.runDue();
+    await runDue(app);
     expect(pushes()).toHaveLength(2);
+  });
+
+  it("saves the watch from the 「この条件をウォッチ」 quick reply with the typed request's confirmation", async () => {
+    const user = "U0watch000000000000000000000002";
+    const answer = await send(textEvent("省エネ設備を入れてCO2を減らしたい", userSource(user)));
+    const messages = answer.body.messages as Array<{
+      quickReply?: { items: Array<{ action: { label: string; data: string } }> };
+    }>;
+    const item = messages
+      .flatMap((m) => m.quickReply?.items ?? [])
+      .find((i) => i.action.label === "🔔 この条件をウォッチ");
+    expect(item).toBeDefined();
+    // A tap sends the item's postback (signed like every webhook).
+    const saved = textsOf(await send(postbackEvent(item!.action.data, userSource(user))));
+    expect(saved).toContain("ウォッチ1を保存しました");
+    expect(saved).toContain("省エネ");
+    expect(saved).toContain("毎日9時（日本時間）");
+    expect(saved).toContain("「ウォッチを止めて」");
+    expect(saved).toContain("「通知をオン」と送ったトークだけです（月1回まで）");
+    expect(await say("ウォッチ一覧", user)).toContain("このスレッドのウォッチ（1件）");
   });
 });

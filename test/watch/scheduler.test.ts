@@ -5,8 +5,10 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { createThreadStore, type KeyvThreadStore } from "../../src/store/index.ts";
-import { createWatchScheduler, type WatchSchedulerDeps } from "../../src/watch/scheduler.ts";
+import { createWatchRunner, type WatchRunDeps } from "../../src/watch/run-watch.ts";
+import { createWatchScheduler } from "../../src/watch/scheduler.ts";
 import type { Digest, Watch } from "../../src/watch/types.ts";
 import { createWatchStore, type WatchStore } from "../../src/watch/watch-store.ts";
 import { tempDir } from "../e2e/helpers/app.ts";
@@ -41,18 +43,26 @@ const openStore = (sqlite?: string): Promise<KeyvThreadStore> =>
     loadConfig(sqlite ? { STORE_BACKEND: "sqlite", SQLITE_PATH: sqlite } : { STORE_BACKEND: "memory" }).store,
   );
 
-function schedulerOn(watches: WatchStore, now: () => Date, extra: Partial<WatchSchedulerDeps> = {}) {
+function schedulerOn(
+  store: KeyvThreadStore,
+  watches: WatchStore,
+  now: () => Date,
+  extra: Partial<WatchRunDeps> = {},
+) {
   const sent: Digest[] = [];
-  const scheduler = createWatchScheduler({
+  const runner = createWatchRunner({
     watches,
     tools: catalog.host,
+    threads: store,
     clock: now,
-    intervalMs: 60_000,
+    logger: silentLogger,
     deliver: async (digest) => {
       sent.push(digest);
+      return "posted";
     },
     ...extra,
   });
+  const scheduler = createWatchScheduler({ watches, runner, clock: now, intervalMs: 60_000 });
   return { scheduler, sent };
 }
 
@@ -71,7 +81,7 @@ describe("the watch scheduler", () => {
     // Saved long ago with five known; three weekly runs were missed while the bot was down.
     await watches.save(THREAD, [weeklyWatch(all.slice(0, 5), "2026-08-03T00:00:00.000Z")]);
     let now = NOW;
-    const { scheduler, sent } = schedulerOn(watches, () => now);
+    const { scheduler, sent } = schedulerOn(store, watches, () => now);
     scheduler.start();
     await expect.poll(() => sent.length).toBe(1);
     // A second pass at the same moment finds nothing due: the missed runs are not replayed.
@@ -116,7 +126,7 @@ describe("the watch scheduler", () => {
         return real.save(threadKey, list);
       },
     };
-    const first = schedulerOn(crashing, now);
+    const first = schedulerOn(store, crashing, now);
     await first.scheduler.runDue();
     expect(first.sent.map((d) => d.threadKey)).toEqual([THREAD]);
     await store.close();
@@ -124,7 +134,7 @@ describe("the watch scheduler", () => {
     // Second life on the same file: nothing is sent again; the stuck watch moves on to its next slot.
     store = await openStore(file);
     const watches = createWatchStore(store.records);
-    const second = schedulerOn(watches, now);
+    const second = schedulerOn(store, watches, now);
     second.scheduler.start();
     await second.scheduler.runDue();
     expect(second.sent).toEqual([]);
@@ -140,13 +150,14 @@ describe("the watch scheduler", () => {
     const delays: number[] = [];
     let failures = 2;
     const posted: string[] = [];
-    const { scheduler } = schedulerOn(watches, () => new Date(MONDAY_9_JST), {
+    const { scheduler } = schedulerOn(store, watches, () => new Date(MONDAY_9_JST), {
       sleep: async (ms) => {
         delays.push(ms);
       },
       deliver: async (digest) => {
         if (failures-- > 0) throw new Error("chat.postMessage: ratelimited");
         posted.push(digest.id);
+        return "posted";
       },
     });
     const sent = await scheduler.runDue();
@@ -155,6 +166,60 @@ describe("the watch scheduler", () => {
     expect(sent.map((d) => d.id)).toEqual(posted);
     expect(await scheduler.runDue()).toEqual([]);
     expect(posted).toHaveLength(1);
+    await store.close();
+  });
+
+  it("waits for a turn that holds the thread's lock, then writes the digest into the thread's history", async () => {
+    const store = await openStore();
+    const watches = createWatchStore(store.records);
+    const all = await catalog.idsFor(ENERGY);
+    await watches.save(THREAD, [weeklyWatch(all.slice(0, 5), MONDAY_9_JST)]);
+    let queued!: () => void;
+    const inLine = new Promise<void>((resolve) => {
+      queued = resolve;
+    });
+    // The store the runner is given, telling when a run takes its place in the thread's line.
+    const threads = {
+      append: store.append.bind(store),
+      withThreadLock: <T>(key: string, fn: () => Promise<T>) =>
+        store.withThreadLock(key, fn, { onQueued: queued }),
+    };
+    const searches = catalog.calls.length;
+    const { scheduler, sent } = schedulerOn(store, watches, () => new Date(MONDAY_9_JST), { threads });
+    let release!: () => void;
+    let entered!: () => void;
+    const inTurn = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    // A turn of the agent's holds the lock (as agent.handle does) until released.
+    const turn = store.withThreadLock(THREAD, async () => {
+      entered();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await store.append(THREAD, {
+        question: "省エネの補助金",
+        answer: "…",
+        subsidies: [{ id: all[0]!, title: "その回の一覧" }],
+        conditions: ENERGY,
+        at: NOW.toISOString(),
+      });
+    });
+    await inTurn;
+    const pass = scheduler.runDue();
+    // The run waits in the thread's line: no search, nothing sent, nothing written while the turn runs.
+    await inLine;
+    expect(catalog.calls.length).toBe(searches);
+    expect(sent).toEqual([]);
+    release();
+    await turn;
+    const [digest] = await pass;
+    // The digest comes after the turn, as the thread's last entry: 「2番目」 means its second subsidy.
+    const history = await store.load(THREAD);
+    expect(history.map((t) => t.question)).toEqual(["省エネの補助金", "（ウォッチの新着）"]);
+    expect(history[1]!.subsidies).toEqual(digest!.listed);
+    expect(history[1]!.subsidies.map((s) => s.id)).toEqual(all.slice(5, 10));
+    expect(history[1]!.conditions).toEqual(ENERGY);
     await store.close();
   });
 });

@@ -6,7 +6,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { whenSlackIdle } from "../../adapters/slack/index.ts";
+import { WATCH_ACTION_ID } from "../../adapters/slack/render.ts";
 import type { RunningApp } from "../../src/main.ts";
+import { buttonClick } from "../adapters/slack/harness.ts";
 import { adapterOf, startE2eApp, tempDir } from "../e2e/helpers/app.ts";
 import {
   BOT_ID,
@@ -21,7 +23,7 @@ import {
 } from "../e2e/helpers/slack.ts";
 import { type FakeLineApi, startFakeLineApi } from "../fakes/fake-line-api.ts";
 import { type FakeSlackApi, type RecordedCall, startFakeSlackApi } from "../fakes/fake-slack-api.ts";
-import { changingCatalog, NOW } from "./changing-catalog.ts";
+import { changingCatalog, NOW, runDue } from "./changing-catalog.ts";
 
 const CHANNEL = "C0WATCH01";
 const QUESTION = "省エネ設備を入れてCO2を減らしたい";
@@ -84,7 +86,7 @@ describe("a watch in a Slack thread", () => {
     catalog.hidden.clear();
     now = new Date("2026-08-23T09:00:00+09:00");
     const before = postsIn(mention.ts)(slack.calls).length;
-    const sent = await app.core.watching!.scheduler.runDue();
+    const sent = await runDue(app);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.newIds).toEqual([newcomer]);
     const digest = postsIn(mention.ts)(slack.calls).slice(before);
@@ -95,7 +97,41 @@ describe("a watch in a Slack thread", () => {
     expect(shown).toContain("Jグランツで見る");
 
     // A second run at the same moment posts nothing more.
-    expect(await app.core.watching!.scheduler.runDue()).toEqual([]);
+    expect(await runDue(app)).toEqual([]);
     expect(postsIn(mention.ts)(slack.calls).length).toBe(before + digest.length);
+  });
+
+  it("saves the watch from the 「この条件をウォッチ」 button and confirms it in the thread", async () => {
+    const mention = mentionEvent(QUESTION, { channel: CHANNEL });
+    expect(await deliverSlack(app.url, envelope(mention))).toBe(200);
+    await whenSlackIdle(adapterOf(app, "slack"));
+    // The list answer carries the button; a click is a signed block_actions payload from that message.
+    const answer = postsIn(mention.ts)(slack.calls).find((c) =>
+      JSON.stringify(c.params.blocks ?? []).includes(WATCH_ACTION_ID),
+    );
+    expect(answer).toBeDefined();
+    const button = (answer!.params.blocks as Array<{ elements?: Array<Record<string, unknown>> }>)
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === WATCH_ACTION_ID)!;
+    expect(button.text).toMatchObject({ text: "🔔 この条件をウォッチ" });
+    const before = postsIn(mention.ts)(slack.calls).length;
+    const click = buttonClick({
+      userId: "U0WATCH02",
+      channel: CHANNEL,
+      messageTs: String(answer!.response?.ts),
+      threadTs: mention.ts,
+      actionId: String(button.action_id),
+      value: String(button.value),
+    });
+    expect(await deliverSlack(app.url, click, { form: true })).toBe(200);
+    await whenSlackIdle(adapterOf(app, "slack"));
+    const confirmed = postsIn(mention.ts)(slack.calls).slice(before).map(blocksText).join("\n");
+    // The same confirmation as the typed request: conditions in words, schedule, how to stop.
+    expect(confirmed).toContain("ウォッチ1を保存しました");
+    expect(confirmed).toContain("省エネ");
+    expect(confirmed).toContain("毎日9時（日本時間）");
+    expect(confirmed).toContain("「ウォッチを止めて」");
+    const threadKey = `slack:${TEAM}:${CHANNEL}:${mention.ts}`;
+    expect(await app.core.watching!.store.list(threadKey)).toHaveLength(1);
   });
 });

@@ -53,9 +53,10 @@ async function roundTrip(env: Record<string, string>, reopen: boolean) {
   await watches.save("web:x", []);
   expect(await watches.threads()).toEqual(["slack:T1:C1:1.0"]);
   expect(await watches.list("web:x")).toEqual([]);
-  await watches.pushInbox("web:x", "digest 1");
-  await watches.pushInbox("web:x", "digest 2");
-  expect(await watches.takeInbox("web:x")).toEqual(["digest 1", "digest 2"]);
+  const kept = (text: string) => ({ text, listed: [{ id: "a", title: "A" }], conditions: watch.conditions });
+  await watches.pushInbox("web:x", kept("digest 1"));
+  await watches.pushInbox("web:x", kept("digest 2"));
+  expect(await watches.takeInbox("web:x")).toEqual([kept("digest 1"), kept("digest 2")]);
   expect(await watches.takeInbox("web:x")).toEqual([]);
   await store.close();
 }

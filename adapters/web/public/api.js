@@ -47,6 +47,25 @@ export async function streamChat(request, handlers) {
   });
 }
 
+/**
+ * Opens a stored thread again: the watch digests that arrived meanwhile ({answer, kind}[]).
+ * @param {{ threadId: string, token?: string | null }} request
+ * @returns {Promise<Array<{ answer: string, kind: string }>>}
+ */
+export async function openThread(request) {
+  /** @type {Record<string, string>} */
+  const headers = { "Content-Type": "application/json" };
+  if (request.token) headers.Authorization = `Bearer ${request.token}`;
+  const response = await fetch("/chat/open", {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ threadId: request.threadId }),
+  });
+  if (!response.ok) throw new ChatHttpError(response.status, await errorMessage(response));
+  const json = await response.json();
+  return Array.isArray(json?.digests) ? json.digests : [];
+}
+
 /** @param {Response} response */
 async function errorMessage(response) {
   try {

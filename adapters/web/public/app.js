@@ -1,5 +1,5 @@
 /** The web chat page: composer, thread kept in sessionStorage, streaming turns, errors. */
-import { ChatHttpError, streamChat } from "./api.js";
+import { ChatHttpError, openThread, streamChat } from "./api.js";
 import { el } from "./cards.js";
 import { assistantMessage, userMessage } from "./message.js";
 
@@ -144,4 +144,24 @@ newThread.addEventListener("click", () => {
   status.textContent = "新しい会話を始めました。";
 });
 
-document.documentElement.dataset.ready = "true";
+/** A stored thread opened again: the watch digests that arrived meanwhile come first. */
+async function showKept() {
+  const threadId = sessionStorage.getItem(THREAD_KEY);
+  if (!threadId) return;
+  const digests = await openThread({ threadId, token: sessionStorage.getItem(TOKEN_KEY) });
+  for (const digest of digests) {
+    welcome.hidden = true;
+    const bot = assistantMessage((question) => void ask(question));
+    bot.reply(digest);
+    bot.finish();
+    conversation.append(bot.root);
+  }
+  if (digests.length > 0) status.textContent = `ウォッチの新着が${digests.length}件あります。`;
+}
+
+// The page works without the digests (an old server, a token still to enter): they wait for 「新着は？」.
+showKept()
+  .catch(() => undefined)
+  .finally(() => {
+    document.documentElement.dataset.ready = "true";
+  });

@@ -13,6 +13,9 @@ export function userMessage(text) {
   return node;
 }
 
+/** The command a list answer's watch button sends: the same words as typing it. */
+export const WATCH_COMMAND = "この条件をウォッチ";
+
 /** Said above the cards when nothing clearly fits and only the nearest subsidies are shown. */
 export const WEAK_MATCH_TEXT =
   "条件にぴったり合う受付中の補助金は見つかりませんでした。近いものを参考に表示します。";
@@ -105,13 +108,17 @@ export function assistantMessage(ask) {
       const asks = Array.isArray(reply?.suggestions)
         ? reply.suggestions.filter((q) => typeof q === "string")
         : [];
+      const chip = (/** @type {string} */ label, /** @type {string} */ q, className = "chip suggestion") => {
+        const button = /** @type {HTMLButtonElement} */ (el("button", className, label));
+        button.type = "button";
+        button.addEventListener("click", () => ask?.(q));
+        return button;
+      };
+      // After a list, its search can be watched: the button sends the typed command.
+      const watchable = reply?.kind === "answer" && !details && subsidies.length > 0;
       suggestions.replaceChildren(
-        ...asks.slice(0, 5).map((q) => {
-          const button = /** @type {HTMLButtonElement} */ (el("button", "chip suggestion", q));
-          button.type = "button";
-          button.addEventListener("click", () => ask?.(q));
-          return button;
-        }),
+        ...asks.slice(0, 5).map((q) => chip(q, q)),
+        ...(watchable ? [chip(`🔔 ${WATCH_COMMAND}`, WATCH_COMMAND, "chip watch")] : []),
       );
       footer.textContent = ["出典: Jグランツ", ...notes].filter(Boolean).join("　|　");
       footer.hidden = false;

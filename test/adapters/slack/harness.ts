@@ -97,6 +97,34 @@ export function messageEvent(
   };
 }
 
+/** A button click as Slack posts it (block_actions), on a message in a thread. */
+export function buttonClick(options: {
+  userId: string;
+  channel: string;
+  messageTs: string;
+  threadTs: string;
+  actionId: string;
+  value: string;
+  responseUrl?: string;
+}) {
+  const { userId, channel, messageTs, threadTs, actionId, value } = options;
+  return {
+    type: "block_actions",
+    user: { id: userId, team_id: TEAM },
+    team: { id: TEAM },
+    api_app_id: "A0APP0001",
+    token: "verification-token",
+    trigger_id: "123.456.abc",
+    container: { type: "message", message_ts: messageTs, channel_id: channel, is_ephemeral: false },
+    channel: { id: channel, name: "general" },
+    message: { type: "message", ts: messageTs, thread_ts: threadTs, text: "結果", user: BOT_USER },
+    ...(options.responseUrl ? { response_url: options.responseUrl } : {}),
+    actions: [
+      { type: "button", action_id: actionId, block_id: "b1", value, action_ts: `1780.${actionId.length}` },
+    ],
+  };
+}
+
 export interface Harness {
   url: string;
   fake: FakeSlackApi;

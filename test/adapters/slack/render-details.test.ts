@@ -122,6 +122,8 @@ describe("list answers in Slack", () => {
     ).toEqual([
       ["東京都の設備投資の補助金", "東京都の設備投資の補助金", true],
       ["IT導入補助金", "IT導入補助金", true],
+      // The list's search can be watched all the same.
+      ["🔔 この条件をウォッチ", "この条件をウォッチ", false],
     ]);
   });
 });

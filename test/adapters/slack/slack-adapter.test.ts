@@ -5,7 +5,16 @@ import type { HandleOptions, HistoryTurn, Turn } from "../../../src/types.ts";
 import { createFakeAgent, type FakeAgent } from "../../fakes/fake-agent.ts";
 import { createMemoryStoreFake } from "../../fakes/memory-store.ts";
 import { sampleReply } from "../../fakes/sample-subsidies.ts";
-import { envelope, type Harness, mentionEvent, messageEvent, nextTs, startHarness, TEAM } from "./harness.ts";
+import {
+  buttonClick,
+  envelope,
+  type Harness,
+  mentionEvent,
+  messageEvent,
+  nextTs,
+  startHarness,
+  TEAM,
+} from "./harness.ts";
 
 let replyFor: (turn: Turn) => ReturnType<typeof sampleReply> = () => sampleReply(3);
 /** Progress spaced wider than the 1 s throttle, so every line is shown; used by the first test only. */
@@ -176,27 +185,15 @@ describe("Slack adapter, end to end", () => {
     ["suggest_1", "東京都の設備投資の補助金", "東京都の設備投資の補助金"],
   ])("turns a %s button into a follow-up turn in the same thread", async (actionId, value, text) => {
     const root = nextTs();
-    const payload = {
-      type: "block_actions",
-      user: { id: "U0USER002", team_id: TEAM },
-      team: { id: TEAM },
-      api_app_id: "A0APP0001",
-      token: "verification-token",
-      trigger_id: "123.456.abc",
-      container: { type: "message", message_ts: nextTs(), channel_id: "C0CHAN001", is_ephemeral: false },
-      channel: { id: "C0CHAN001", name: "general" },
-      message: { type: "message", ts: nextTs(), thread_ts: root, text: "結果", user: "U0BOT0001" },
-      response_url: `${h.fake.url}response`,
-      actions: [
-        {
-          type: "button",
-          action_id: actionId,
-          block_id: "b1",
-          value,
-          action_ts: `1780.${actionId.length}`,
-        },
-      ],
-    };
+    const payload = buttonClick({
+      userId: "U0USER002",
+      channel: "C0CHAN001",
+      messageTs: nextTs(),
+      threadTs: root,
+      actionId,
+      value,
+      responseUrl: `${h.fake.url}response`,
+    });
     expect(await h.deliver(payload, { form: true })).toBe(200);
     await h.idle();
     expect(agent.turns[0]).toMatchObject({

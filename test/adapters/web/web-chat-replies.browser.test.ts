@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable())("web chat replies in headless Chromium", (
     expect(await page.locator(".msg.bot .progress li:visible").allTextContents()).toEqual([
       "✓ 近い補助金を2件表示（0.1秒未満）",
     ]);
-    const buttons = page.locator(".suggestions button");
+    const buttons = page.locator(".suggestions button.suggestion");
     expect(await buttons.allTextContents()).toEqual(["東京都の設備投資の補助金", "IT導入補助金"]);
     await buttons.nth(1).click();
     await turnsDone(page, 2);

@@ -16,15 +16,18 @@ export {
   TEAM,
 } from "../../adapters/slack/harness.ts";
 
-/** Posts an Events API body the way Slack does (JSON, v0 signature, optional retry headers). */
+/**
+ * Posts an Events API body the way Slack does (JSON, v0 signature, optional retry headers); `form` sends
+ * an interactivity payload (a button click) as Slack does, form-encoded.
+ */
 export async function deliverSlack(
   appUrl: string,
   body: object,
-  options: { signature?: SignatureKind; retryNum?: number } = {},
+  options: { signature?: SignatureKind; retryNum?: number; form?: boolean } = {},
 ): Promise<number> {
-  const raw = JSON.stringify(body);
+  const raw = options.form ? `payload=${encodeURIComponent(JSON.stringify(body))}` : JSON.stringify(body);
   const headers: Record<string, string> = {
-    "content-type": "application/json",
+    "content-type": options.form ? "application/x-www-form-urlencoded" : "application/json",
     ...signedHeaders(raw, options.signature),
   };
   if (options.retryNum !== undefined) {
