@@ -1,5 +1,5 @@
 /** Shapes one jGrants record into the official get_subsidy_detail result, plus our additive fixes. */
-import { convert } from "html-to-text";
+import { compile } from "html-to-text";
 import {
   ATTACHMENT_CATEGORIES,
   acceptanceStatus,
@@ -17,15 +17,18 @@ const CATEGORY_LABELS: Record<(typeof ATTACHMENT_CATEGORIES)[number], string> = 
   application_form: "申請書",
 };
 
+// Compiled once: convert() would build its selector tree again on every call (most of a detail's cost).
+const convertDetailHtml = compile({
+  wordwrap: false,
+  selectors: [
+    { selector: "img", format: "skip" },
+    { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
+  ],
+});
+
 /** Plain text of the detail HTML (links kept as text, images dropped). */
 export function htmlToPlainText(html: string): string {
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: "img", format: "skip" },
-      { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
-    ],
-  }).trim();
+  return convertDetailHtml(html).trim();
 }
 
 /** The `files` map: names and sizes only, never the base64 bodies. */
