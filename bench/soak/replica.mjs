@@ -1,24 +1,33 @@
 /**
  * One bot replica for the soak suite: the real app (startApp) in its own process, configured by its
  * environment, that reports its URL over IPC and answers memory samples taken after a full GC (the
- * process runs with --expose-gc). SIGTERM stops it the way production does.
+ * process runs with --expose-gc). SIGTERM stops it the way production does. Plain JavaScript, so that it
+ * runs the built app (dist/) with plain node as production does; with --source it runs the TypeScript
+ * sources instead (the process then needs --import tsx).
  */
-import { loadConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
-import { startApp } from "../../src/main.ts";
+const fromSource = process.argv.includes("--source");
+const app = (module) =>
+  import(
+    new URL(fromSource ? `../../src/${module}.ts` : `../../dist/src/${module}.js`, import.meta.url).href
+  );
 
-const send = (message: Record<string, unknown>) => process.send?.(message);
-const app = await startApp(loadConfig(), createLogger({ level: process.env.LOG_LEVEL ?? "silent" }));
-send({ type: "listening", url: app.url });
+const [{ loadConfig }, { createLogger }, { startApp }] = await Promise.all([
+  app("config"),
+  app("logger"),
+  app("main"),
+]);
+const send = (message) => process.send?.(message);
+const running = await startApp(loadConfig(), createLogger({ level: process.env.LOG_LEVEL ?? "silent" }));
+send({ type: "listening", url: running.url });
 
-process.on("message", (message: { type?: string }) => {
-  if (message.type !== "sample") return;
-  const gc = (globalThis as { gc?: () => void }).gc;
+process.on("message", (message) => {
+  if (message?.type !== "sample") return;
+  const gc = globalThis.gc;
   gc?.();
   gc?.();
   const { rss, heapUsed } = process.memoryUsage();
   send({ type: "sample", rss, heapUsed, gc: Boolean(gc) });
 });
 process.once("SIGTERM", () => {
-  void app.stop().finally(() => process.exit(0));
+  void running.stop().finally(() => process.exit(0));
 });
