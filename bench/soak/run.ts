@@ -55,6 +55,13 @@ if (!fromSource) {
   if (built.status !== 0) throw new Error("npm run build failed");
   console.log(`   (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
+/** Runs one step of a phase and prints how long it took. */
+const timed = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+  const t = performance.now();
+  const out = await run();
+  console.log(`   ${name}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return out;
+};
 const phase = async (name: string, run: () => Promise<Row[] | Row>) => {
   if (!only.has(name)) return;
   const t = performance.now();
@@ -98,12 +105,14 @@ if (["slack", "line", "fuzz", "fault"].some((p) => only.has(p))) {
     await phase("line", () => linePhase(replicas, line, deliveries));
     await phase("fuzz", () => fuzzPhase(replicas[0], fuzzCount, SECRET));
     await phase("fault", async () => [
-      await redisRestartFault(replicas[0], redis, aofDir),
-      await redisRestartFault(replicas[0], redis, undefined),
-      await killReplicaFault(replicas, redis.current.url),
-      await mcpRestartFault(
-        (mcpUrl) => startReplica("C", { ...env(), STORE_BACKEND: "memory", JGRANTS_MCP_URL: mcpUrl }),
-        await freePort(),
+      await timed("redis restart, AOF", () => redisRestartFault(replicas[0], redis, aofDir)),
+      await timed("redis restart", () => redisRestartFault(replicas[0], redis, undefined)),
+      await timed("kill -9", () => killReplicaFault(replicas, redis.current.url)),
+      await timed("MCP restart", async () =>
+        mcpRestartFault(
+          (mcpUrl) => startReplica("C", { ...env(), STORE_BACKEND: "memory", JGRANTS_MCP_URL: mcpUrl }),
+          await freePort(),
+        ),
       ),
     ]);
   } finally {
