@@ -4,6 +4,7 @@
  * afterwards, in order per chat.
  */
 
+import { setMaxListeners } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { JSONParseError, middleware, SignatureValidationFailed } from "@line/bot-sdk";
@@ -53,6 +54,9 @@ export function createLineAdapter(
   const app = deps.app ?? express();
   const api = createLineApi({ channelAccessToken: config.channelAccessToken, baseURL: config.apiUrl });
   const abort = new AbortController();
+  // Every event in progress follows this signal and lets go when it ends: many listeners at once are
+  // normal under load, not a leak (Node would warn past 10).
+  setMaxListeners(0, abort.signal);
   const handle = createEventHandler({
     config,
     api,

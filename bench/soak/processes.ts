@@ -1,14 +1,25 @@
 /**
- * The processes of the soak suite: bot replicas (bench/soak/replica.ts) and a standalone jGrants MCP
- * server over HTTP, each a real child process on loopback that the faults can SIGKILL and restart.
+ * The processes of the soak suite: bot replicas (bench/soak/replica.mjs) and a standalone jGrants MCP
+ * server over HTTP, each a real child process on loopback that the faults can SIGKILL and restart. They run
+ * the built app (dist/) with plain node, as production does, unless runFromSource() chose the TypeScript
+ * sources (through tsx).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { closedPort } from "../../test/e2e/support/chat.ts";
 
-const REPLICA = fileURLToPath(new URL("./replica.ts", import.meta.url));
-const JGRANTS_CLI = fileURLToPath(new URL("../../src/mcp-servers/jgrants/cli.ts", import.meta.url));
+const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+const REPLICA = path("./replica.mjs");
+
+let fromSource = false;
+/** Runs the children from the TypeScript sources through tsx instead of the built app. */
+export function runFromSource(yes: boolean): void {
+  fromSource = yes;
+}
+const tsx = () => (fromSource ? ["--import", "tsx"] : []);
+const jgrantsCli = () =>
+  path(fromSource ? "../../src/mcp-servers/jgrants/cli.ts" : "../../dist/src/mcp-servers/jgrants/cli.js");
 
 export interface Replica {
   name: string;
@@ -30,8 +41,8 @@ const exited = (child: ChildProcess) =>
 
 /** Starts a replica with the given environment (nothing inherited but PATH and HOME). */
 export async function startReplica(name: string, env: Record<string, string>): Promise<Replica> {
-  const child = fork(REPLICA, [], {
-    execArgv: ["--expose-gc", "--import", "tsx"],
+  const child = fork(REPLICA, fromSource ? ["--source"] : [], {
+    execArgv: ["--expose-gc", ...tsx()],
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -70,8 +81,8 @@ export async function startReplica(name: string, env: Record<string, string>): P
 
 /** A jGrants MCP server (bundled snapshot) over streamable HTTP on the given port; resolves once it answers. */
 export async function startJgrantsMcp(port: number): Promise<{ url: string; kill(): Promise<void> }> {
-  const child = fork(JGRANTS_CLI, ["--port", String(port), "--host", "127.0.0.1", "--source", "snapshot"], {
-    execArgv: ["--import", "tsx"],
+  const child = fork(jgrantsCli(), ["--port", String(port), "--host", "127.0.0.1", "--source", "snapshot"], {
+    execArgv: tsx(),
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "silent", JGRANTS_SOURCE: "snapshot" },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });

@@ -1,9 +1,12 @@
 /**
  * `npm run soak`: the soak and fault suite of issue 14, on loopback only, bounded in time and count.
- * Flags: --turns N (default 6000; the issue's full size is 20000), --threads N (default turns/10),
- * --concurrency N (20), --deliveries N (1000 per platform), --fuzz N (10000), --only soak,slack,line,fuzz,fault.
+ * It builds the app first (`npm run build`) and runs the built JavaScript with plain node, as production
+ * does. Flags: --turns N (20000, the issue's size), --threads N (default turns/10), --concurrency N (20),
+ * --deliveries N (1000 per platform), --fuzz N (10000), --only soak,slack,line,fuzz,fault, --from-source
+ * (run the TypeScript sources through tsx, without building).
  * Prints a table and exits 1 when a check fails. Not part of `npm test`.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +19,7 @@ import { linePhase, slackPhase } from "./delivery-phase.ts";
 import { killReplicaFault, mcpRestartFault, redisRestartFault } from "./fault-phase.ts";
 import { fuzzPhase } from "./fuzz-phase.ts";
 import { printTable, type Row } from "./load.ts";
-import { freePort, type Replica, startReplica } from "./processes.ts";
+import { freePort, type Replica, runFromSource, startReplica } from "./processes.ts";
 import { soakPhase } from "./soak-phase.ts";
 
 function flag(name: string, fallback: number): number {
@@ -31,7 +34,7 @@ const only = new Set(
     ? (process.argv[onlyIndex + 1] ?? "").split(",")
     : ["soak", "slack", "line", "fuzz", "fault"],
 );
-const turns = flag("turns", 6_000);
+const turns = flag("turns", 20_000);
 const options = {
   turns,
   threads: flag("threads", Math.max(1, Math.floor(turns / 10))),
@@ -44,6 +47,21 @@ if (!redisServerAvailable())
   throw new Error("npm run soak needs redis-server (apt-get install redis-server)");
 const started = performance.now();
 const rows: Row[] = [];
+const fromSource = process.argv.includes("--from-source");
+runFromSource(fromSource);
+if (!fromSource) {
+  console.log("== build ==");
+  const built = spawnSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
+  if (built.status !== 0) throw new Error("npm run build failed");
+  console.log(`   (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+}
+/** Runs one step of a phase and prints how long it took. */
+const timed = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+  const t = performance.now();
+  const out = await run();
+  console.log(`   ${name}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return out;
+};
 const phase = async (name: string, run: () => Promise<Row[] | Row>) => {
   if (!only.has(name)) return;
   const t = performance.now();
@@ -87,12 +105,14 @@ if (["slack", "line", "fuzz", "fault"].some((p) => only.has(p))) {
     await phase("line", () => linePhase(replicas, line, deliveries));
     await phase("fuzz", () => fuzzPhase(replicas[0], fuzzCount, SECRET));
     await phase("fault", async () => [
-      await redisRestartFault(replicas[0], redis, aofDir),
-      await redisRestartFault(replicas[0], redis, undefined),
-      await killReplicaFault(replicas, redis.current.url),
-      await mcpRestartFault(
-        (mcpUrl) => startReplica("C", { ...env(), STORE_BACKEND: "memory", JGRANTS_MCP_URL: mcpUrl }),
-        await freePort(),
+      await timed("redis restart, AOF", () => redisRestartFault(replicas[0], redis, aofDir)),
+      await timed("redis restart", () => redisRestartFault(replicas[0], redis, undefined)),
+      await timed("kill -9", () => killReplicaFault(replicas, redis.current.url)),
+      await timed("MCP restart", async () =>
+        mcpRestartFault(
+          (mcpUrl) => startReplica("C", { ...env(), STORE_BACKEND: "memory", JGRANTS_MCP_URL: mcpUrl }),
+          await freePort(),
+        ),
       ),
     ]);
   } finally {

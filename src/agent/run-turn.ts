@@ -129,8 +129,10 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
       signal: input.signal,
       onResult: (r) => {
         input.onToolResult?.(r);
-        collected.add(r, input.now());
-        const summary = summariseCall(r.call, r, input.now());
+        // One instant for both reads, so the summary reuses what add() read.
+        const now = input.now();
+        collected.add(r, now);
+        const summary = summariseCall(r.call, r, now);
         summaries.set(r, summary);
         input.onToolSummary?.(r, summary);
         onEach?.();

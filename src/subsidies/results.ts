@@ -41,17 +41,52 @@ export function readConditions(raw: unknown): Partial<SearchConditions> {
   return out;
 }
 
-/** A search tool's result → hits, total and conditions; null when it is not a search result (e.g. an error). */
-export function readSearchResult(
-  data: unknown,
-  now: Date,
-): {
+export interface SearchRead {
   totalCount: number;
   subsidies: Subsidy[];
   source: DataSource;
   conditions: Partial<SearchConditions>;
-} | null {
-  if (!isRecord(data) || typeof data.error === "string") return null;
+}
+
+/**
+ * The reads of one result object at one instant. A turn reads each result twice in a row (what it found,
+ * and the summary the planners see); the second read returns the first one's values, which nobody
+ * changes. Weak: a result's reads go when the result does.
+ */
+interface Reads {
+  at: number;
+  search?: SearchRead | null;
+  detail?: Subsidy | null;
+}
+const reads = new WeakMap<object, Reads>();
+
+function readsOf(data: object, now: Date): Reads {
+  let entry = reads.get(data);
+  if (!entry || entry.at !== now.getTime()) {
+    entry = { at: now.getTime() };
+    reads.set(data, entry);
+  }
+  return entry;
+}
+
+/** A search tool's result → hits, total and conditions; null when it is not a search result (e.g. an error). */
+export function readSearchResult(data: unknown, now: Date): SearchRead | null {
+  if (!isRecord(data)) return null;
+  const entry = readsOf(data, now);
+  if (entry.search === undefined) entry.search = searchOf(data, now);
+  return entry.search;
+}
+
+/** A detail tool's result → Subsidy (detailed); null for errors and unknown shapes. */
+export function readDetailResult(data: unknown, now: Date): Subsidy | null {
+  if (!isRecord(data)) return null;
+  const entry = readsOf(data, now);
+  if (entry.detail === undefined) entry.detail = detailOf(data, now);
+  return entry.detail;
+}
+
+function searchOf(data: Record<string, unknown>, now: Date): SearchRead | null {
+  if (typeof data.error === "string") return null;
   const items = Array.isArray(data.subsidies)
     ? data.subsidies
     : Array.isArray(data.result)
@@ -74,9 +109,8 @@ export function readSearchResult(
   };
 }
 
-/** A detail tool's result → Subsidy (detailed); null for errors and unknown shapes. */
-export function readDetailResult(data: unknown, now: Date): Subsidy | null {
-  if (!isRecord(data) || typeof data.error === "string") return null;
+function detailOf(data: Record<string, unknown>, now: Date): Subsidy | null {
+  if (typeof data.error === "string") return null;
   const source = readDataSource(data);
   let record: unknown = data;
   if (Array.isArray(data.result)) record = data.result[0];

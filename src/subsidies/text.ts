@@ -84,12 +84,17 @@ export function htmlToText(html: string): string {
 
 /** Cuts text to at most max characters (by code point), ending in "…" when cut. */
 export function clip(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars
-    .slice(0, Math.max(0, max - 1))
-    .join("")
-    .trimEnd()}…`;
+  // No more UTF-16 units than allowed code points: it fits, without splitting a long text into characters.
+  if (text.length <= max) return text;
+  let count = 0;
+  let end = 0;
+  for (const char of text) {
+    if (count === max) return `${text.slice(0, end).trimEnd()}…`;
+    // The kept part: the first max - 1 code points.
+    if (count < max - 1) end += char.length;
+    count += 1;
+  }
+  return text;
 }
 
 /**

@@ -42,6 +42,20 @@ describe("details of a subsidy", () => {
     expect(s.url).toMatch(/^https:\/\/www\.jgrants-portal\.go\.jp\/subsidy\//);
   });
 
+  it("converts a detail's HTML afresh when it changed, and reads one result once per instant", () => {
+    const dataSource = { mode: "snapshot" as const, as_of: "2026-08-22" };
+    const first = formatDetail(KURUME as JgrantsRecord, now.getTime(), dataSource);
+    const again = formatDetail(KURUME as JgrantsRecord, now.getTime(), dataSource);
+    expect(again.description_text).toBe(first.description_text);
+    const changed = { ...KURUME, detail: "<p>内容を<b>変更</b>しました</p>" } as JgrantsRecord;
+    expect(formatDetail(changed, now.getTime(), dataSource).description_text).toBe("内容を変更しました");
+    const data = JSON.parse(JSON.stringify(first));
+    expect(readDetailResult(data, now)).toBe(readDetailResult(data, new Date(now)));
+    const later = new Date(now.getTime() + 86_400_000);
+    expect(readDetailResult(data, later)).not.toBe(readDetailResult(data, now));
+    expect(readDetailResult(data, later)).toEqual(subsidyFromDetail(data, snapshot, later));
+  });
+
   it("leaves 実施機関 out when the field holds the programme's name", () => {
     const names = SNAPSHOT_RECORDS.map((r) => r.institution_name).filter((n) => typeof n === "string");
     expect(names.length).toBeGreaterThan(100);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  clip,
   daysLeft,
   formatAmount,
   htmlToText,
@@ -114,6 +115,17 @@ describe("htmlToText and summaryOf", () => {
     expect(s.endsWith("…")).toBe(true);
     expect(summaryOf(null, null)).toBe("");
     expect(summaryOf("短い", null)).toBe("短い");
+  });
+
+  it("clips by code point, never splitting a surrogate pair, and ends a cut text with …", () => {
+    expect(clip("補助金", 3)).toBe("補助金");
+    expect(clip("😀😀😀", 3)).toBe("😀😀😀");
+    expect(clip("😀😀😀😀", 3)).toBe("😀😀…");
+    expect(clip("ab cd", 4)).toBe("ab…");
+    expect(clip("abc", 0)).toBe("…");
+    expect(clip("", 0)).toBe("");
+    const long = `${"😀".repeat(300)}`;
+    expect(Array.from(clip(long, 200))).toHaveLength(200);
   });
 
   it("builds the portal URL", () => {

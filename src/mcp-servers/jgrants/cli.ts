@@ -9,7 +9,7 @@ import { loadConfig } from "../../config.ts";
 import { describeError } from "../../errors.ts";
 import { createLogger } from "../../logger.ts";
 import { startMcpHttpServer } from "./http.ts";
-import { createJgrantsMcpServer } from "./server.ts";
+import { createJgrantsMcpServer, warmUpBundledCatalog } from "./server.ts";
 import { createJgrantsSource } from "./source.ts";
 
 const USAGE = `Usage: jgrants-mcp [--port 8000] [--host 127.0.0.1] [--stdio] [--source live|snapshot|auto] [--unsafe-expose]
@@ -50,6 +50,9 @@ async function main(): Promise<void> {
   catalog?.start();
   const shared = createJgrantsSource(jgrants, { logger, catalog });
   const build = () => createJgrantsMcpServer({ config: jgrants, logger, source: shared });
+  // Ready when it listens: find_subsidies ranks the bundled catalog, whose index is built before the first
+  // client arrives rather than during its first call.
+  warmUpBundledCatalog();
 
   if (flags.stdio) {
     const server = build();

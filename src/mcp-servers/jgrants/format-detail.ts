@@ -1,5 +1,5 @@
 /** Shapes one jGrants record into the official get_subsidy_detail result, plus our additive fixes. */
-import { convert } from "html-to-text";
+import { compile } from "html-to-text";
 import {
   ATTACHMENT_CATEGORIES,
   acceptanceStatus,
@@ -17,15 +17,45 @@ const CATEGORY_LABELS: Record<(typeof ATTACHMENT_CATEGORIES)[number], string> = 
   application_form: "申請書",
 };
 
+// Compiled once: convert() would build its selector tree again on every call (most of a detail's cost).
+const convertDetailHtml = compile({
+  wordwrap: false,
+  selectors: [
+    { selector: "img", format: "skip" },
+    { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
+  ],
+});
+
 /** Plain text of the detail HTML (links kept as text, images dropped). */
 export function htmlToPlainText(html: string): string {
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: "img", format: "skip" },
-      { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
-    ],
-  }).trim();
+  return convertDetailHtml(html).trim();
+}
+
+/**
+ * Plain texts of recently shown details, by their HTML, least recently used dropped first. Popular
+ * programmes are shown again and again, and converting is most of a detail's cost. The key is the HTML
+ * itself, so a record whose HTML changed converts afresh. Bounded by characters held (HTML and text).
+ */
+const DETAIL_TEXTS_MAX_CHARS = 1_000_000;
+const detailTexts = new Map<string, string>();
+let detailTextChars = 0;
+
+function detailText(html: string): string {
+  const known = detailTexts.get(html);
+  if (known !== undefined) {
+    detailTexts.delete(html);
+    detailTexts.set(html, known);
+    return known;
+  }
+  const text = htmlToPlainText(html);
+  detailTexts.set(html, text);
+  detailTextChars += html.length + text.length;
+  for (const [oldest, oldText] of detailTexts) {
+    if (detailTextChars <= DETAIL_TEXTS_MAX_CHARS) break;
+    detailTexts.delete(oldest);
+    detailTextChars -= oldest.length + oldText.length;
+  }
+  return text;
 }
 
 /** The `files` map: names and sizes only, never the base64 bodies. */
@@ -82,7 +112,7 @@ export function formatDetail(record: JgrantsRecord, now: number, dataSource: Dat
     save_directory: null,
     // Additive fields (absent from the official server).
     name: record.name ?? null,
-    description_text: html ? htmlToPlainText(html) : "",
+    description_text: html ? detailText(html) : "",
     description_truncated: record._detail_truncated === true,
     acceptance_status: acceptanceStatus(record, now),
     subsidy_rate: record.subsidy_rate ?? null,

@@ -48,6 +48,14 @@ export function bundledCatalog(): Catalog {
   return snapshotCatalog;
 }
 
+/**
+ * Builds the bundled catalog's index and loads the query dictionaries now (about a second), so that the
+ * first find_subsidies after a start or a restart answers as fast as the ones after it.
+ */
+export function warmUpBundledCatalog(): void {
+  bundledCatalog().find("補助金");
+}
+
 /** The ranked index over a live catalog, one per catalog (it rebuilds itself when the catalog changes). */
 function rankedCatalogOf(source: CatalogRecordSource): Catalog {
   let catalog = rankedCatalogs.get(source);
