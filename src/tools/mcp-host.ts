@@ -63,7 +63,7 @@ const DEFAULT_TIMING: McpHostTiming = {
   listTimeoutMs: 15_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
-  demandRetryMs: 1_000,
+  demandRetryMs: 500,
   retireGraceMs: 300_000,
   random: Math.random,
 };

@@ -49,7 +49,8 @@ async function main(): Promise<void> {
     source === "snapshot" ? undefined : createLiveCatalogFromConfig({ ...config, jgrants }, { logger });
   catalog?.start();
   const shared = createJgrantsSource(jgrants, { logger, catalog });
-  const build = () => createJgrantsMcpServer({ config: jgrants, logger, source: shared });
+  // find_subsidies ranks the live catalog too (the bundled snapshot until it has loaded).
+  const build = () => createJgrantsMcpServer({ config: jgrants, logger, source: shared, catalog });
   // Ready when it listens: find_subsidies ranks the bundled catalog, whose index is built before the first
   // client arrives rather than during its first call.
   warmUpBundledCatalog();

@@ -1,5 +1,8 @@
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -9,7 +12,11 @@ import { silentLogger } from "../../../src/logger.ts";
 import { type RunningMcpHttp, startMcpHttpServer } from "../../../src/mcp-servers/jgrants/http.ts";
 import { createJgrantsMcpServer } from "../../../src/mcp-servers/jgrants/server.ts";
 import { createJgrantsSource } from "../../../src/mcp-servers/jgrants/source.ts";
+import { startFakeJgrantsApi } from "../../fakes/fake-jgrants-api.ts";
+import { generateSubsidies } from "../../fakes/generated-subsidies.ts";
 import { callJson, connectInMemory, jgrantsConfig } from "./helpers.ts";
+
+const NEW_ID = "a0WJ2000NEWPEROVSK";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const env = {
@@ -106,15 +113,21 @@ function statusWithHost(url: string, host: string): Promise<number> {
 
 /** Every CLI child the tests start, killed after the suite even when a test failed half-way. */
 const children: ChildProcess[] = [];
-function spawnCli(args: string[]): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ["bin/jgrants-mcp.mjs", ...args], { cwd: root, env });
+function spawnCli(args: string[], extra: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, ["bin/jgrants-mcp.mjs", ...args], {
+    cwd: root,
+    env: { ...env, ...extra },
+  });
   children.push(child);
   return child;
 }
 
 /** Spawns the CLI and resolves with the URL it prints. */
-function spawnHttpCli(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawnCli(args);
+function spawnHttpCli(
+  args: string[],
+  extra: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawnCli(args, extra);
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -160,6 +173,38 @@ describe("the standalone CLI", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     expect((await callJson(client, "get_subsidy_overview", { output_format: "CSV" })).format).toBe("csv");
     await client.close();
+  });
+
+  it("with --source live, find_subsidies ranks the catalog it syncs, not only the bundled snapshot", async () => {
+    const now = new Date(env.JGRANTS_NOW!);
+    const records = generateSubsidies(6, now);
+    records.push({ ...records[0], id: NEW_ID, title: "ペロブスカイト太陽電池導入支援補助金" });
+    const api = await startFakeJgrantsApi(records, { now });
+    const dir = mkdtempSync(join(tmpdir(), "jgrants-cli-live-"));
+    const client = new Client({ name: "http-cli-live", version: "1" });
+    try {
+      const { url } = await spawnHttpCli(["--port", "0", "--source", "live"], {
+        JGRANTS_API_URL: api.baseUrl,
+        CATALOG_PATH: join(dir, "catalog.sqlite"),
+        CATALOG_REQUEST_INTERVAL_MS: "0",
+        CATALOG_KEYWORDS: "補助金",
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      // The sync runs at start; once it is in, the new programme is found by its own words.
+      let found: Record<string, unknown> = {};
+      for (let i = 0; i < 100; i++) {
+        found = await callJson(client, "find_subsidies", { query: "ペロブスカイト太陽電池を導入したい" });
+        const ids = (found.subsidies as Array<{ id: string }> | undefined)?.map((s) => s.id) ?? [];
+        if (ids.includes(NEW_ID)) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect((found.subsidies as Array<{ id: string }>).map((s) => s.id)).toContain(NEW_ID);
+      expect(found.data_source).toMatchObject({ mode: "catalog" });
+    } finally {
+      await client.close();
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a non-loopback host without --unsafe-expose, and bad flags", async () => {
