@@ -22,6 +22,8 @@ export const FIELD_BOOST = { title: 3, catch: 2, purpose: 1.5, detail: 1 };
 /** Below the best hit, a hit fits when it meets this share of the floor and of the best score. */
 const FIT_SHARE = 0.8;
 const SCORE_SHARE = 0.5;
+/** A need met this well is met by its word or a close equivalent (the phrase's words, 0.8), not a loose one. */
+const STRONG_COVER = 0.8;
 /** How many of the top hits may lead the fit judgement. */
 const LEAD_WINDOW = 3;
 /** How much of its score a record keeps when it meets none of the question's own needs. */
@@ -115,7 +117,7 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
     const groups = groupHits(ranked);
     // The best of the first few that meets the question itself: a record that only scores high on a
     // word of its title (「ＩＴ関連企業誘致」 for IT導入) does not hide a real fit just below it.
-    const best = groups.slice(0, LEAD_WINDOW).find((g) => g.coverage >= floor);
+    const best = groups.slice(0, LEAD_WINDOW).find((g) => g.coverage >= floor && g.strong);
     const match = groups.length === 0 ? "none" : best ? "good" : "weak";
     // A fitting hit meets enough of the question itself and is not far below the best one.
     const fits = (h: RankedHit) =>
@@ -148,7 +150,7 @@ function rank(
   concepts: Concept[],
   allowed: Uint8Array,
   fitShare: (doc: number) => number,
-): Array<{ doc: number; score: number; coverage: number; matched: Concept[] }> {
+): Array<{ doc: number; score: number; coverage: number; strong: boolean; matched: Concept[] }> {
   const altScores = new Map<string, { docs: Int32Array; scores: Float64Array }>();
   const query = queryTokens(tokenize);
   const scoresOf = (text: string) => {
@@ -178,6 +180,8 @@ function rank(
   // Per document number: its summed score, its share of the question's own need, the needs it meets.
   const score = new Float64Array(total);
   const own = new Float64Array(total);
+  // Whether one of the question's own needs is met by its word, or a close equivalent (not a loose synonym).
+  const strong = new Uint8Array(total);
   const matched = new Map<number, Concept[]>();
   // Per need, each document's best alternative: its value and how literally it meets the need.
   const bestValue = new Float64Array(total);
@@ -205,6 +209,7 @@ function rank(
     for (const d of inNeed) {
       score[d]! += bestValue[d]! * need.weight;
       if (need.own) own[d]! += need.weight * bestCover[d]! * spec(need);
+      if (need.own && bestCover[d]! >= STRONG_COVER) strong[d] = 1;
       const needs = matched.get(d);
       if (needs) needs.push(need);
       else matched.set(d, [need]);
@@ -221,6 +226,7 @@ function rank(
         doc,
         score: score[doc]! * share * (COVERAGE_BASE + (1 - COVERAGE_BASE) * coverage),
         coverage,
+        strong: strong[doc] === 1,
         matched: needs,
       };
     })

@@ -10,6 +10,8 @@ export interface ScoredEntry {
   score: number;
   /** Share of the question's own need (weights) this record meets, 0–1. */
   coverage: number;
+  /** One of the question's own needs is met by its word or a close equivalent. */
+  strong: boolean;
   matched: Concept[];
 }
 

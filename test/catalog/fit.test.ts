@@ -92,4 +92,20 @@ describe("sectors", () => {
     expect(r.match).toBe("good");
     expect(r.hits[0]!.entry.id).toBe(succession.id);
   });
+
+  it("a need met only by a loose synonym never makes the fit good; its own word or a close one does", () => {
+    const growth = record(
+      "中堅・中小・スタートアップの大規模成長投資補助金",
+      "スタートアップ等が行う大規模な設備投資を補助します。",
+    );
+    const question = "ラーメン屋を新しく開業する予定です。使える補助金はありますか？";
+    const loose = catalogOf([growth, ...filler]).find(question, {}, 5);
+    expect(loose.hits.map((h) => h.entry.id)).toContain(growth.id);
+    expect(loose.match).toBe("weak");
+
+    const startup = record("創業支援補助金", "市内で新たに創業する方の開業費用を補助します。");
+    const r = catalogOf([growth, startup, ...filler]).find(question, {}, 5);
+    expect(r.match).toBe("good");
+    expect(r.hits.filter((h) => h.fits).map((h) => h.entry.id)).toEqual([startup.id]);
+  });
 });
