@@ -53,6 +53,9 @@ const STOP = new Set(
 const KIND =
   /飲食店|飲食|レストラン|カフェ|居酒屋|製造業|町工場|工場|小売|商店|建設業|工務店|美容室|美容院|理容|介護事業所|病院|クリニック|診療所|歯科|農家|旅館|ホテル|民宿|運送|物流|不動産|学習塾|保育園|ラーメン|パン屋|花屋|酒屋|漁業|林業|農業法人/;
 
+/** How far a phrase's words meet a longer word of the user's that contains the phrase. */
+const HOSTED_PHRASE_COVER = 0.5;
+
 /** A programme's own name ends like this (「IT導入補助金」, 「事業承継支援助成金」). */
 const NAMED = /(補助金|助成金|奨励金|支援金|給付金)$/;
 const SUFFIXES = /(補助金|助成金|奨励金|支援金|補助|助成|支援|制度|事業|関係|関連)+$/;
@@ -91,7 +94,16 @@ export function analyseQuery(question: string): Concept[] {
   for (const phrase of phrases(folded)) {
     // A phrase inside one of the user's words adds its meaning to that need; otherwise it is a need itself.
     const host = needs.find((n) => n.from.includes(phrase.from) || phrase.from.includes(n.from));
-    const alts = phrase.words.map((text) => ({ text, weight: 0.8, cover: host?.named ? 0.3 : 0.8 }));
+    // Inside a longer word of the user's (「搾乳ロボット」 ⊃ ロボット, 「パソコン教室」 ⊃ パソコン) the phrase
+    // names only part of what they want: related, not the same.
+    // (Unless one of the phrase's words names more of it: 「it」 in 「itツール導入」 means ITツール.)
+    const inside =
+      host !== undefined &&
+      host.from.length > phrase.from.length &&
+      host.from.includes(phrase.from) &&
+      !phrase.words.some((w) => w.length > phrase.from.length && host.from.includes(w));
+    const cover = host?.named ? 0.3 : inside ? HOSTED_PHRASE_COVER : 0.8;
+    const alts = phrase.words.map((text) => ({ text, weight: 0.8, cover }));
     if (host) host.alternatives.push(...alts);
     else needs.push({ from: phrase.from, weight: phrase.weight, own: true, alternatives: alts });
   }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../../src/catalog/catalog.ts";
+import { analyseQuery } from "../../src/catalog/query.ts";
 import { recordSourceOf } from "../../src/catalog/record-source.ts";
 import { outOfSector, programmeSectors, questionSectors } from "../../src/catalog/sectors.ts";
 import type { JgrantsRecord } from "../../src/mcp-servers/jgrants/types.ts";
@@ -107,5 +108,15 @@ describe("sectors", () => {
     const r = catalogOf([growth, startup, ...filler]).find(question, {}, 5);
     expect(r.match).toBe("good");
     expect(r.hits.filter((h) => h.fits).map((h) => h.entry.id)).toEqual([startup.id]);
+  });
+
+  it("reads a phrase inside a longer word as related, not the same: 搾乳ロボット is not any ロボット", () => {
+    const recycling = record("資源循環設備導入補助金", "選別ロボット等の自動化設備の導入を補助します。");
+    const r = catalogOf([recycling, ...filler]).find("搾乳ロボットを入れたい", {}, 5);
+    expect(r.hits.map((h) => h.entry.id)).toContain(recycling.id);
+    expect(r.match).toBe("weak");
+    // 「教室を開きたい」 is opening a business: 創業 is among its needs.
+    const needs = analyseQuery("パソコン教室を開きたい");
+    expect(needs.flatMap((n) => n.alternatives.map((a) => a.text))).toContain("創業");
   });
 });
