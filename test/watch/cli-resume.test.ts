@@ -37,7 +37,7 @@ async function ask(...args: string[]): Promise<{ code: number | null; stdout: st
 
 describe("a watch in a CLI thread", () => {
   it("shows the kept digest when the thread is resumed, and a follow-up refers to it", async () => {
-    expect((await ask("--thread", "shop", "省エネ設備を入れてCO2を減らしたい")).code).toBe(0);
+    expect((await ask("--thread", "shop", "省エネでCO2を減らしたい")).code).toBe(0);
     const saved = await ask("--thread", "shop", "この条件をウォッチ");
     expect(saved.stdout).toContain("ウォッチ1を保存しました");
     expect(saved.stdout).toContain("毎日9時（日本時間）");

@@ -77,7 +77,7 @@ describe("a watch's digest", () => {
       expect.objectContaining({
         server: "jgrants",
         tool: "find_subsidies",
-        args: { query: "省エネ設備を入れてCO2を減らしたい", limit: 50 },
+        args: { query: "省エネでCO2を減らしたい", limit: 50 },
       }),
     ]);
   });

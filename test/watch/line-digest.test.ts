@@ -67,7 +67,7 @@ describe("a watch in a LINE chat", () => {
   it("pushes only after opt-in, within the monthly cap, and keeps the rest for 「新着は？」", async () => {
     const ids = await catalog.idsFor(ENERGY);
     for (const id of ids.slice(5)) catalog.hidden.add(id);
-    await say("省エネ設備を入れてCO2を減らしたい");
+    await say("省エネでCO2を減らしたい");
     const saved = await say("この条件で新しいのが出たら教えて");
     expect(saved).toContain("ウォッチ1を保存しました");
     expect(saved).toContain("「通知をオン」と送ったトークだけです（月1回まで）");
@@ -107,7 +107,7 @@ describe("a watch in a LINE chat", () => {
 
   it("saves the watch from the 「この条件をウォッチ」 quick reply with the typed request's confirmation", async () => {
     const user = "U0watch000000000000000000000002";
-    const answer = await send(textEvent("省エネ設備を入れてCO2を減らしたい", userSource(user)));
+    const answer = await send(textEvent("省エネでCO2を減らしたい", userSource(user)));
     const messages = answer.body.messages as Array<{
       quickReply?: { items: Array<{ action: { label: string; data: string } }> };
     }>;

@@ -26,7 +26,7 @@ import { type FakeSlackApi, type RecordedCall, startFakeSlackApi } from "../fake
 import { changingCatalog, NOW, runDue } from "./changing-catalog.ts";
 
 const CHANNEL = "C0WATCH01";
-const QUESTION = "省エネ設備を入れてCO2を減らしたい";
+const QUESTION = "省エネでCO2を減らしたい";
 const dir = tempDir("sc-watch-slack-");
 const catalog = changingCatalog();
 let slack: FakeSlackApi;

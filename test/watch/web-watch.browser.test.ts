@@ -15,7 +15,7 @@ import { ask, turnsDone } from "../adapters/web/harness.ts";
 import { tempDir } from "../e2e/helpers/app.ts";
 import { changingCatalog, ENV, NOW, runDue } from "./changing-catalog.ts";
 
-const QUESTION = "省エネ設備を入れてCO2を減らしたい";
+const QUESTION = "省エネでCO2を減らしたい";
 const dir = tempDir("sc-watch-web-");
 const catalog = changingCatalog();
 let app: RunningApp;
