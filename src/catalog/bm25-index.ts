@@ -190,14 +190,14 @@ export class Bm25Index {
 
   /** How many documents hold every one of `tokens`. */
   documentFrequency(tokens: string[]): number {
-    return this.search(tokens).docs.length;
+    return this.search(tokens, undefined, false).docs.length;
   }
 
   /**
    * Documents that hold every token (AND), ascending, with their BM25F score summed over the tokens; only
-   * documents whose number `allowed` marks (non-zero), when given.
+   * documents whose number `allowed` marks (non-zero), when given. Unscored, only the documents (for counts).
    */
-  search(tokens: string[], allowed?: Uint8Array): { docs: Int32Array; scores: Float64Array } {
+  search(tokens: string[], allowed?: Uint8Array, scored = true): { docs: Int32Array; scores: Float64Array } {
     const F = this.fieldCount;
     const terms = [...new Set(tokens)].map((token) => this.termOf(token));
     if (terms.length === 0 || terms.some((t) => t === undefined))
@@ -246,8 +246,8 @@ export class Bm25Index {
       for (let p = 0; p < positions.length; p++) positions[p] = positions[p]!.subarray(0, kept);
       positions.push(at.subarray(0, kept));
     }
-    const scores = new Float64Array(docs.length);
-    if (docs.length === 0) return { docs, scores };
+    const scores = new Float64Array(scored ? docs.length : 0);
+    if (docs.length === 0 || !scored) return { docs, scores };
     const n = this.ids.length;
     // Summed in the question's token order.
     for (const t of terms as number[]) {
