@@ -12,7 +12,6 @@ import { groupHits, type RankedHit } from "./group.ts";
 import { analyseQuery, type Concept } from "./query.ts";
 import type { CatalogRecordSource } from "./record-source.ts";
 import { outOfSector, questionSectors } from "./sectors.ts";
-import { snippetOf } from "./snippet.ts";
 import { type AnalyzerName, fold, tokenizerOf } from "./text.ts";
 
 export type { CatalogFilters } from "./filters.ts";
@@ -123,9 +122,7 @@ export function createCatalog(source: CatalogRecordSource, options: CatalogOptio
     const fits = (h: RankedHit) =>
       best !== undefined && h.coverage >= floor * FIT_SHARE && h.score >= best.score * SCORE_SHARE;
     const fitting = groups.filter(fits).length;
-    const hits = groups
-      .slice(0, limit)
-      .map((h) => ({ ...h, fits: fits(h), snippet: snippetOf(h.entry, h.matched) }));
+    const hits = groups.slice(0, limit).map((h) => ({ ...h, fits: fits(h) }));
     return { hits, total: groups.length, fitting, match, concepts };
   }
 

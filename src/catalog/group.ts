@@ -18,7 +18,6 @@ export interface ScoredEntry {
 export interface RankedHit extends ScoredEntry {
   /** The programme's other rounds that also passed the filters. */
   rounds: Array<{ id: string; label: string }>;
-  snippet?: string;
   /** True when it fits the question (not only related to it). */
   fits?: boolean;
 }

@@ -4,6 +4,7 @@ import { createCatalog } from "../../src/catalog/catalog.ts";
 import { toEntry } from "../../src/catalog/entry.ts";
 import { analyseQuery } from "../../src/catalog/query.ts";
 import { snapshotRecordSource } from "../../src/catalog/record-source.ts";
+import { snippetOf } from "../../src/catalog/snippet.ts";
 import { bigrams, fold } from "../../src/catalog/text.ts";
 import { tightenCjk } from "../../src/subsidies/text.ts";
 
@@ -35,7 +36,7 @@ describe("ranked search", () => {
     const r = catalog.find("電子カルテを入れたいクリニック", {}, 5);
     expect(r.match).toBe("good");
     expect(r.hits[0]!.matched.map((m) => m.from)).toContain("電子カルテ");
-    expect(r.hits[0]!.snippet).toMatch(/電子カルテ/);
+    expect(snippetOf(r.hits[0]!.entry, r.hits[0]!.matched)).toMatch(/電子カルテ/);
   });
 
   it("says 'weak' when only related records exist", () => {

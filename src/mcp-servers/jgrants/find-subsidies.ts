@@ -7,6 +7,7 @@
 import { areaFilter } from "../../catalog/areas.ts";
 import { type Catalog, matchedWords, shownHits } from "../../catalog/catalog.ts";
 import type { CatalogFilters } from "../../catalog/filters.ts";
+import { snippetOf } from "../../catalog/snippet.ts";
 import { asWritten } from "../../catalog/text.ts";
 import { portalUrl, toListItem } from "./records.ts";
 import { jstDate } from "./search-result.ts";
@@ -122,7 +123,8 @@ export function findSubsidies(
     fits: hit.fits === true,
     coverage: Math.round(hit.coverage * 100) / 100,
     matched_terms: matchedWords(hit.matched).map((w) => asWritten(w, read.query)),
-    snippet: hit.snippet ?? null,
+    // Only for what is returned (a snippet folds the record's texts again).
+    snippet: snippetOf(hit.entry, hit.matched) ?? null,
     rounds: hit.rounds,
   }));
   return {
