@@ -6,7 +6,11 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createCatalog } from "../src/catalog/catalog.ts";
-import { type CatalogRecordSource, snapshotRecordSource } from "../src/catalog/record-source.ts";
+import {
+  type CatalogRecordSource,
+  recordSourceOf,
+  snapshotRecordSource,
+} from "../src/catalog/record-source.ts";
 import type { JgrantsRecord } from "../src/mcp-servers/jgrants/types.ts";
 import { loadSet } from "../test/eval/evaluate.ts";
 
@@ -25,13 +29,8 @@ function synthesised(): CatalogRecordSource {
       title: `${r.title}（第${round + 1}期）`,
     });
   }
-  const byId = new Map(records.map((r) => [r.id, r]));
-  return {
-    ...base,
-    list: () => records,
-    get: (id) => byId.get(id),
-    info: () => ({ ...base.info(), recordCount: records.length }),
-  };
+  const { origin, asOf } = base.info();
+  return recordSourceOf(records, { origin, asOf });
 }
 
 setFlagsFromString("--expose-gc");

@@ -235,7 +235,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
   if (round >= limits.maxRounds && collected.size === 0 && !limitHit) limitHit = "rounds";
   const fetchDetails = async (ids: string[]): Promise<void> => {
     await detailsPending.catch(() => undefined);
-    const missing = ids.filter((id) => collected.get(id) && !collected.get(id)?.detailed);
+    const missing = ids.filter((id) => collected.get(id)?.detailed === false);
     if (missing.length === 0 || input.signal?.aborted) return;
     const calls = missing.map<ToolCall>((id) => ({
       server: jgrantsServer(input.tools),

@@ -83,13 +83,17 @@ export function parseChoice(line: string, candidates: Subsidy[], max: number): s
  */
 function candidateLine(s: Subsidy, top: boolean): string {
   const days = s.daysLeft === null ? "" : `残り${s.daysLeft}日`;
-  const fields = [
+  return dataLine([
     clipText(s.title, 20),
     top && s.maxAmountYen !== null ? `上限${s.maxAmountText}` : null,
     s.status === "受付中" ? days : `${s.status}${days && ` ${days}`}`,
     s.area ? clipText(s.area, 10) : null,
     top && s.summary ? clipText(s.summary, 20) : null,
-  ];
+  ]);
+}
+
+/** The present fields of a line of data, tag- and separator-free, joined with " | ". */
+function dataLine(fields: Array<string | null>): string {
   return fields
     .filter((f): f is string => Boolean(f))
     .map((f) => f.replace(/[<>|]/g, " "))
@@ -99,7 +103,7 @@ function candidateLine(s: Subsidy, top: boolean): string {
 /** One line of facts: "title | 上限… | 補助率… | 受付中 残りN日 | area | purpose | summary", tag-free. */
 function factsLine(s: Subsidy): string {
   const days = s.daysLeft === null ? "" : ` 残り${s.daysLeft}日`;
-  const fields = [
+  return dataLine([
     clipText(s.title, 32),
     s.maxAmountYen === null ? null : `上限${s.maxAmountText}`,
     s.rate ? `補助率${clipText(s.rate, 16)}` : null,
@@ -107,11 +111,7 @@ function factsLine(s: Subsidy): string {
     s.area ? clipText(s.area, 16) : null,
     s.purpose ? clipText(s.purpose, 16) : null,
     s.summary ? clipText(s.summary, s.detailed ? 32 : 20) : null,
-  ];
-  return fields
-    .filter((f): f is string => Boolean(f))
-    .map((f) => f.replace(/[<>|]/g, " "))
-    .join(" | ");
+  ]);
 }
 
 /**

@@ -114,15 +114,11 @@ export class Bm25Index {
             if (pair >= 0) this.pairIds.set(pair, t);
             else this.wordIds.set(token, t);
             if (t >= seenIn.length) {
-              const grown = new Int32Array(t * 2).fill(-1);
-              grown.set(seenIn);
-              seenIn = grown;
-              const grownCounts = new Uint8Array(t * 2 * F);
-              grownCounts.set(counts);
-              counts = grownCounts;
-              const grownPostings = new Int32Array(t * 2);
-              grownPostings.set(postingsPerTerm);
-              postingsPerTerm = grownPostings;
+              const known = seenIn.length;
+              seenIn = grown(seenIn, t * 2);
+              seenIn.fill(-1, known);
+              counts = grown(counts, t * 2 * F);
+              postingsPerTerm = grown(postingsPerTerm, t * 2);
             }
           }
           if (seenIn[t] !== d) {

@@ -50,12 +50,8 @@ export function recordSourceOf(
 /** The bundled snapshot as a record source (it never changes). */
 export function snapshotRecordSource(path: string = SNAPSHOT_PATH): CatalogRecordSource {
   const snapshot = loadSnapshot(path);
-  const records = snapshot.records.map((r) => r.record);
-  return {
-    list: () => records,
-    get: (id) => snapshot.byId.get(id),
-    version: () => 0,
-    onChange: () => () => undefined,
-    info: () => ({ origin: "snapshot", asOf: snapshot.asOf, recordCount: records.length }),
-  };
+  return recordSourceOf(
+    snapshot.records.map((r) => r.record),
+    { origin: "snapshot", asOf: snapshot.asOf },
+  );
 }
